@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The main job, on the default platform: a sample app runs natively on one PoCL device, then the
+# same command runs under LD_PRELOAD=libsplit.so with two PoCL devices present; libsplit reports
+# what it did and the two outputs are compared byte for byte.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$root/scripts/setup.sh"
+
+build="$root/build"
+app="$build/bench/apps/vecadd"
+args=(--n 4000000 --iterations 20)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Two PoCL devices that really run in parallel: "basic" (1 thread) and "pthread" (all cores).
+# They are listed grouped by driver, so the app's --device 0:1 is the pthread one.
+export POCL_DEVICES="basic pthread"
+
+echo "== native: $(basename "$app") ${args[*]} on one device"
+"$app" --device 0:1 "${args[@]}" --output "$work/native.out"
+
+echo
+echo "== the same command under LD_PRELOAD=$build/lib/libsplit.so"
+LD_PRELOAD="$build/lib/libsplit.so" "$app" --device 0:1 "${args[@]}" --output "$work/split.out"
+
+echo
+echo "== outputs"
+"$build/tests/e2e/compare_outputs" f32 0 "$work/native.out" "$work/split.out" --exact

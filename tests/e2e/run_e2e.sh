@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# One end-to-end check: run a sample app natively on one device, then the same command with a
+# runtime preloaded (libsplit.so), and compare the two output files.
+#
+# run_e2e.sh --app PATH --type f32|f64|i32|u32 --tolerance X --preload LIB --workdir DIR
+#            --compare PATH [--exact] [--expect-mismatch] [--env NAME=VALUE]... -- APP_ARGS...
+#
+# Both runs get the same environment and arguments; only LD_PRELOAD differs. The test passes when
+# both exit 0 and the outputs match (byte for byte with --exact, else within the tolerance).
+# --expect-mismatch inverts the verdict on the outputs: it is how the harness checks itself with a
+# runtime that is broken on purpose (the preloaded run's own exit status is then ignored).
+set -uo pipefail
+
+app= type= tolerance= preload= workdir= compare= exact= expect_mismatch=
+envs=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --app) app=$2; shift 2 ;;
+    --type) type=$2; shift 2 ;;
+    --tolerance) tolerance=$2; shift 2 ;;
+    --preload) preload=$2; shift 2 ;;
+    --workdir) workdir=$2; shift 2 ;;
+    --compare) compare=$2; shift 2 ;;
+    --exact) exact=--exact; shift ;;
+    --expect-mismatch) expect_mismatch=1; shift ;;
+    --env) envs+=("$2"); shift 2 ;;
+    --) shift; break ;;
+    *) echo "run_e2e.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+for required in app type tolerance preload workdir compare; do
+  [ -n "${!required}" ] || { echo "run_e2e.sh: --$required is required" >&2; exit 2; }
+done
+
+rm -rf "$workdir" && mkdir -p "$workdir"
+echo "e2e: env ${envs[*]}"
+echo "e2e: $app $*"
+
+
+env "${envs[@]}" "$app" "$@" --output "$workdir/native.out" >"$workdir/native.log" 2>&1
+native_status=$?
+sed 's/^/  native | /' "$workdir/native.log"
+if [ $native_status -ne 0 ]; then
+  echo "e2e: FAIL: the native run exited with $native_status"
+  exit 1
+fi
+
+env "${envs[@]}" LD_PRELOAD="$preload" "$app" "$@" --output "$workdir/split.out" \
+  >"$workdir/split.log" 2>&1
+split_status=$?
+sed 's/^/  split  | /' "$workdir/split.log"
+
+"$compare" "$type" "$tolerance" "$workdir/native.out" "$workdir/split.out" $exact
+compare_status=$?
+
+if [ -n "$expect_mismatch" ]; then
+  if [ $compare_status -eq 1 ]; then
+    echo "e2e: PASS: the harness caught the broken runtime's wrong output"
+    exit 0
+  fi
+  echo "e2e: FAIL: the broken runtime's output was not caught (compare exited $compare_status)"
+  exit 1
+fi
+if [ $split_status -ne 0 ]; then
+  echo "e2e: FAIL: the run under $(basename "$preload") exited with $split_status"
+  exit 1
+fi
+[ $compare_status -eq 0 ] || { echo "e2e: FAIL: outputs differ"; exit 1; }
+echo "e2e: PASS"
