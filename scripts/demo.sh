@@ -7,8 +7,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/setup.sh"
 
 build="$root/build"
-app="$build/bench/apps/vecadd"
-args=(--n 4000000 --iterations 20)
+app="$build/bench/apps/nbody"
+args=(--n 4099 --iterations 30)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
