@@ -240,9 +240,9 @@ bool applyGuards(const Access &A, const ExprEvaluator &Eval, SliceBox &Box) {
     if (G.Dim >= 3)
       continue; // malformed; ignoring a guard only widens the region
     std::array<ValueRange, 3> *Ids = G.Id == Leaf::GlobalId  ? &Box.GlobalId
-                                : G.Id == Leaf::LocalId ? &Box.LocalId
-                                : G.Id == Leaf::GroupId ? &Box.GroupId
-                                                        : nullptr;
+                                     : G.Id == Leaf::LocalId ? &Box.LocalId
+                                     : G.Id == Leaf::GroupId ? &Box.GroupId
+                                                             : nullptr;
     if (!Ids)
       continue;
     ValueRange &Id = (*Ids)[G.Dim];
@@ -274,7 +274,7 @@ std::vector<ArgRegions> evaluateSlice(const KernelSummary &Kernel, const NDRange
       const bool Atomic = isAtomic(A.Kind);
       if (Atomic)
         Out.AtomicKinds |= 1u << static_cast<unsigned>(A.Kind);
-      bool &Whole = Atomic                      ? Out.AtomicWhole
+      bool &Whole = Atomic                       ? Out.AtomicWhole
                     : A.Kind == AccessKind::Read ? Out.ReadWhole
                                                  : Out.WriteWhole;
       IntervalSet &Set = Atomic ? Out.Atomic : A.Kind == AccessKind::Read ? Out.Read : Out.Write;

@@ -22,10 +22,10 @@ struct LeafName {
   const char *Prefix;
 };
 // Leaves with a dimension suffix; ScalarArg ("arg") takes an argument index instead.
-constexpr LeafName LeafNames[] = {
-    {Leaf::GlobalId, "gid"},     {Leaf::LocalId, "lid"},      {Leaf::GroupId, "grp"},
-    {Leaf::GlobalSize, "gsize"}, {Leaf::LocalSize, "lsize"}, {Leaf::NumGroups, "ngroups"},
-    {Leaf::GlobalOffset, "goff"}};
+constexpr LeafName LeafNames[] = {{Leaf::GlobalId, "gid"},     {Leaf::LocalId, "lid"},
+                                  {Leaf::GroupId, "grp"},      {Leaf::GlobalSize, "gsize"},
+                                  {Leaf::LocalSize, "lsize"},  {Leaf::NumGroups, "ngroups"},
+                                  {Leaf::GlobalOffset, "goff"}};
 
 const char *opName(Op Operator) {
   for (const OpName &Entry : OpNames)
@@ -189,8 +189,8 @@ bool Expr::operator==(const Expr &Other) const {
 
 bool Expr::usesWorkItemIds() const {
   for (const ExprNode &Node : Nodes)
-    if (Node.IsLeaf && (Node.Kind == Leaf::GlobalId || Node.Kind == Leaf::LocalId ||
-                        Node.Kind == Leaf::GroupId))
+    if (Node.IsLeaf &&
+        (Node.Kind == Leaf::GlobalId || Node.Kind == Leaf::LocalId || Node.Kind == Leaf::GroupId))
       return true;
   return false;
 }

@@ -2,9 +2,7 @@
 
 namespace libsplit::analysis {
 
-bool isAtomic(AccessKind Kind) {
-  return Kind != AccessKind::Read && Kind != AccessKind::Write;
-}
+bool isAtomic(AccessKind Kind) { return Kind != AccessKind::Read && Kind != AccessKind::Write; }
 
 bool writesMemory(AccessKind Kind) { return Kind != AccessKind::Read; }
 

@@ -23,20 +23,19 @@ constexpr Named<ScalarType> ScalarTypeNames[] = {
     {ScalarType::I16, "i16"}, {ScalarType::U16, "u16"}, {ScalarType::I32, "i32"},
     {ScalarType::U32, "u32"}, {ScalarType::I64, "i64"}, {ScalarType::U64, "u64"}};
 
-constexpr Named<AccessKind> AccessKindNames[] = {
-    {AccessKind::Read, "read"},
-    {AccessKind::Write, "write"},
-    {AccessKind::AtomicAdd, "atomic_add"},
-    {AccessKind::AtomicSub, "atomic_sub"},
-    {AccessKind::AtomicInc, "atomic_inc"},
-    {AccessKind::AtomicDec, "atomic_dec"},
-    {AccessKind::AtomicMin, "atomic_min"},
-    {AccessKind::AtomicMax, "atomic_max"},
-    {AccessKind::AtomicAnd, "atomic_and"},
-    {AccessKind::AtomicOr, "atomic_or"},
-    {AccessKind::AtomicXor, "atomic_xor"},
-    {AccessKind::AtomicXchg, "atomic_xchg"},
-    {AccessKind::AtomicCmpXchg, "atomic_cmpxchg"}};
+constexpr Named<AccessKind> AccessKindNames[] = {{AccessKind::Read, "read"},
+                                                 {AccessKind::Write, "write"},
+                                                 {AccessKind::AtomicAdd, "atomic_add"},
+                                                 {AccessKind::AtomicSub, "atomic_sub"},
+                                                 {AccessKind::AtomicInc, "atomic_inc"},
+                                                 {AccessKind::AtomicDec, "atomic_dec"},
+                                                 {AccessKind::AtomicMin, "atomic_min"},
+                                                 {AccessKind::AtomicMax, "atomic_max"},
+                                                 {AccessKind::AtomicAnd, "atomic_and"},
+                                                 {AccessKind::AtomicOr, "atomic_or"},
+                                                 {AccessKind::AtomicXor, "atomic_xor"},
+                                                 {AccessKind::AtomicXchg, "atomic_xchg"},
+                                                 {AccessKind::AtomicCmpXchg, "atomic_cmpxchg"}};
 
 constexpr Named<Leaf> GuardIdNames[] = {
     {Leaf::GlobalId, "gid"}, {Leaf::LocalId, "lid"}, {Leaf::GroupId, "grp"}};
@@ -204,8 +203,8 @@ std::string toText(const ProgramSummary &Program) {
           continue;
         }
         for (const Guard &G : A.Guards)
-          Out << " guard " << nameOf(GuardIdNames, G.Id) << G.Dim << " " << toText(G.Lower)
-              << " " << toText(G.Upper);
+          Out << " guard " << nameOf(GuardIdNames, G.Id) << G.Dim << " " << toText(G.Lower) << " "
+              << toText(G.Upper);
         Out << " bytes " << toText(A.First) << " " << toText(A.Last) << "\n";
       }
     }

@@ -54,8 +54,8 @@ int main(int argc, char **argv) {
   app::Stopwatch Timer;
   const size_t Global = N;
   for (long It = 0; It < Iterations; ++It)
-    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, nullptr, 0, nullptr,
-                                    nullptr));
+    CL_CHECK(
+        clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr));
   CL_CHECK(clEnqueueReadBuffer(Queue, BufC, CL_TRUE, 0, Bytes, C.data(), 0, nullptr, nullptr));
   const double Seconds = Timer.seconds();
 

@@ -37,7 +37,6 @@ int main(int Argc, char **Argv) {
   std::printf("compare: %s: %s\n", Pass ? "match" : "MISMATCH",
               describe(Result, Expected, Actual, Type).c_str());
   if (Pass && !Result.Identical)
-    std::printf("compare: not byte-identical, accepted within the app's tolerance %g\n",
-                Tolerance);
+    std::printf("compare: not byte-identical, accepted within the app's tolerance %g\n", Tolerance);
   return Pass ? 0 : 1;
 }

@@ -15,8 +15,7 @@ extern "C" CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     cl_command_queue Queue, cl_kernel Kernel, cl_uint WorkDim, const size_t *GlobalOffset,
     const size_t *GlobalSize, const size_t *LocalSize, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *Event) {
-  static const auto Real =
-      reinterpret_cast<EnqueueFn>(dlsym(RTLD_NEXT, "clEnqueueNDRangeKernel"));
+  static const auto Real = reinterpret_cast<EnqueueFn>(dlsym(RTLD_NEXT, "clEnqueueNDRangeKernel"));
   if (!Real)
     return CL_OUT_OF_HOST_MEMORY;
   std::array<size_t, 3> Half = {1, 1, 1};

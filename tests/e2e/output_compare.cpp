@@ -71,8 +71,8 @@ CompareResult compareOutputs(const std::vector<std::uint8_t> &Expected,
     return Result;
   }
   if (Expected.size() % Size != 0) {
-    Result.Problem = "size " + std::to_string(Expected.size()) +
-                     " is not a whole number of elements";
+    Result.Problem =
+        "size " + std::to_string(Expected.size()) + " is not a whole number of elements";
     return Result;
   }
   Result.Elements = Expected.size() / Size;
@@ -81,9 +81,9 @@ CompareResult compareOutputs(const std::vector<std::uint8_t> &Expected,
       continue;
     if (Result.Differing++ == 0)
       Result.FirstDifference = I;
-    Result.MaxRelativeError = std::max(
-        Result.MaxRelativeError, relativeError(elementAt(Expected, I, Type),
-                                               elementAt(Actual, I, Type), Type));
+    Result.MaxRelativeError =
+        std::max(Result.MaxRelativeError,
+                 relativeError(elementAt(Expected, I, Type), elementAt(Actual, I, Type), Type));
   }
   Result.Identical = Result.Differing == 0;
   Result.WithinTolerance = Result.MaxRelativeError <= Tolerance;
@@ -101,8 +101,8 @@ std::string describe(const CompareResult &Result, const std::vector<std::uint8_t
   }
   Out.precision(9);
   Out << Result.Differing << " of " << Result.Elements << " elements differ, max relative error "
-      << Result.MaxRelativeError << "; first at element " << Result.FirstDifference
-      << ": expected " << elementAt(Expected, Result.FirstDifference, Type) << ", got "
+      << Result.MaxRelativeError << "; first at element " << Result.FirstDifference << ": expected "
+      << elementAt(Expected, Result.FirstDifference, Type) << ", got "
       << elementAt(Actual, Result.FirstDifference, Type);
   return Out.str();
 }

@@ -164,8 +164,7 @@ inline cl_program buildProgram(cl_context Context, cl_device_id Device, const ch
 }
 
 // Raw bytes of the result, so two runs can be compared byte for byte.
-template <typename T>
-void writeOutput(const Options &Opts, const std::vector<T> &Data) {
+template <typename T> void writeOutput(const Options &Opts, const std::vector<T> &Data) {
   std::string Path = Opts.text("output", "");
   if (Path.empty())
     return;
@@ -188,8 +187,8 @@ private:
 // One line that the harness and bench driver parse: app, verdict, device, kernel wall time.
 inline int report(const char *App, bool Correct, const DeviceChoice &Choice, double Seconds,
                   const std::string &Detail) {
-  std::printf("%s: %s on '%s' in %.6f s%s%s\n", App, Correct ? "PASS" : "FAIL",
-              Choice.Name.c_str(), Seconds, Detail.empty() ? "" : "; ", Detail.c_str());
+  std::printf("%s: %s on '%s' in %.6f s%s%s\n", App, Correct ? "PASS" : "FAIL", Choice.Name.c_str(),
+              Seconds, Detail.empty() ? "" : "; ", Detail.c_str());
   return Correct ? ExitCorrect : ExitWrongResult;
 }
 

@@ -124,8 +124,8 @@ end
   CHECK(Regions[1].ReadWhole);
   CHECK(Regions[2].ReadWhole);
   CHECK(Regions[3].Atomic.ranges()[0] == ByteRange{0, 8});
-  CHECK(Regions[3].AtomicKinds == ((1u << unsigned(AccessKind::AtomicAdd)) |
-                                   (1u << unsigned(AccessKind::AtomicMax))));
+  CHECK(Regions[3].AtomicKinds ==
+        ((1u << unsigned(AccessKind::AtomicAdd)) | (1u << unsigned(AccessKind::AtomicMax))));
   CHECK(Regions[3].Write.empty());
   // Whole-buffer writes are never disjoint from another slice's writes.
   auto Other = evaluateSlice(K, R, Args, Slice{0, 0, 1});
@@ -157,8 +157,8 @@ TEST_CASE("evaluated regions contain every work-item's bytes", "[analysis][eval]
     return std::string("(") + Ops[pick(8)] + " " + randomExpr(Depth - 1) + " " +
            randomExpr(Depth - 1) + ")";
   };
-  auto value = [&](const std::string &Text, std::int64_t Gid0, std::int64_t Gid1,
-                   std::int64_t L0, std::int64_t L1, std::int64_t Arg) {
+  auto value = [&](const std::string &Text, std::int64_t Gid0, std::int64_t Gid1, std::int64_t L0,
+                   std::int64_t L1, std::int64_t Arg) {
     // Evaluate with a one-work-item "slice" through the evaluator itself would be circular;
     // a tiny independent interpreter of the same text instead.
     std::size_t Pos = 0;

@@ -34,8 +34,8 @@ TEST_CASE("expression builders match the text form", "[analysis][expr]") {
 }
 
 TEST_CASE("malformed expressions are rejected with a reason", "[analysis][expr]") {
-  for (const char *Text : {"", "(", "(add 1)", "(add 1 2", "(frob 1 2)", "gid3", "arg",
-                           "argx", "99999999999999999999", "-", "(neg)", "lsize", "gid0x"}) {
+  for (const char *Text : {"", "(", "(add 1)", "(add 1 2", "(frob 1 2)", "gid3", "arg", "argx",
+                           "99999999999999999999", "-", "(neg)", "lsize", "gid0x"}) {
     Expr E;
     std::string Error;
     std::size_t Pos = 0;

@@ -22,7 +22,7 @@ namespace libsplit::analysis {
 struct NDRange {
   std::uint32_t WorkDim = 1;
   std::array<std::uint64_t, 3> Global = {1, 1, 1};
-  std::array<std::uint64_t, 3> Local = {1, 1, 1}; // as launched (never NULL here)
+  std::array<std::uint64_t, 3> Local = {1, 1, 1};  // as launched (never NULL here)
   std::array<std::uint64_t, 3> Offset = {0, 0, 0}; // the app's own global offset
   std::uint64_t numGroups(std::uint32_t Dim) const { return Global[Dim] / Local[Dim]; }
 };
@@ -41,9 +41,9 @@ struct LaunchArgs {
 
 struct ArgRegions {
   IntervalSet Read;
-  IntervalSet Write;   // plain stores
-  IntervalSet Atomic;  // atomic read-modify-writes
-  bool ReadWhole = false;  // an unknown or unbounded read: assume the whole buffer
+  IntervalSet Write;      // plain stores
+  IntervalSet Atomic;     // atomic read-modify-writes
+  bool ReadWhole = false; // an unknown or unbounded read: assume the whole buffer
   bool WriteWhole = false;
   bool AtomicWhole = false;
   std::uint32_t AtomicKinds = 0; // bit (1 << AccessKind) per atomic operation seen

@@ -18,15 +18,15 @@ namespace libsplit::analysis {
 // them (full-launch sizes and the app's own offset).
 enum class Leaf : std::uint8_t {
   Constant,
-  ScalarArg,  // value of kernel argument `Index`, read as that argument's declared scalar type
-  GlobalId,   // get_global_id(Dim)
-  LocalId,    // get_local_id(Dim)
-  GroupId,    // get_group_id(Dim) of the full launch
-  GlobalSize, // get_global_size(Dim) of the full launch
-  LocalSize,  // get_local_size(Dim)
-  NumGroups,  // get_num_groups(Dim) of the full launch
+  ScalarArg,    // value of kernel argument `Index`, read as that argument's declared scalar type
+  GlobalId,     // get_global_id(Dim)
+  LocalId,      // get_local_id(Dim)
+  GroupId,      // get_group_id(Dim) of the full launch
+  GlobalSize,   // get_global_size(Dim) of the full launch
+  LocalSize,    // get_local_size(Dim)
+  NumGroups,    // get_num_groups(Dim) of the full launch
   GlobalOffset, // get_global_offset(Dim): the app's own offset
-  WorkDim,    // get_work_dim()
+  WorkDim,      // get_work_dim()
 };
 
 // Operators, in C semantics on 64-bit signed integers. Division truncates toward zero.
@@ -34,8 +34,8 @@ enum class Op : std::uint8_t {
   Add,
   Sub,
   Mul,
-  Div,  // signed, truncating
-  Rem,  // signed remainder, sign of the dividend
+  Div, // signed, truncating
+  Rem, // signed remainder, sign of the dividend
   Min,
   Max,
   Shl,  // by a non-negative amount

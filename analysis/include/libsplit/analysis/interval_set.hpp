@@ -10,9 +10,7 @@ namespace libsplit::analysis {
 struct ByteRange {
   std::int64_t Begin = 0;
   std::int64_t End = 0;
-  bool operator==(const ByteRange &Other) const {
-    return Begin == Other.Begin && End == Other.End;
-  }
+  bool operator==(const ByteRange &Other) const { return Begin == Other.Begin && End == Other.End; }
 };
 
 // Sorted, disjoint, non-adjacent ranges. Kept short on purpose: past MaxRanges the two ranges

@@ -65,11 +65,11 @@ struct Indirection {
 struct Access {
   AccessKind Kind = AccessKind::Read;
   bool Unknown = false;
-  std::vector<Guard> Guards;  // all must hold
-  Expr First;                 // first byte touched, relative to the argument's pointer
-  Expr Last;                  // last byte touched (inclusive)
+  std::vector<Guard> Guards; // all must hold
+  Expr First;                // first byte touched, relative to the argument's pointer
+  Expr Last;                 // last byte touched (inclusive)
   std::optional<Indirection> Via;
-  std::string Why;            // for an Unknown access: a one-line reason (shown by --explain)
+  std::string Why; // for an Unknown access: a one-line reason (shown by --explain)
 };
 
 struct ArgSummary {
