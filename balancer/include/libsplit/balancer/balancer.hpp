@@ -1,0 +1,79 @@
+//===- balancer.hpp - Adaptive split of one NDRange across devices -------===//
+//
+// At each launch the runtime asks for a split (propose), runs it, then reports what each device
+// took (observe). The balancer keeps state per LaunchKey and changes the split launch after
+// launch until all devices finish together, then holds it.
+//
+// Thread safety: none inside. A Balancer must not be used from two threads at once; the runtime
+// serializes calls (it already holds its launch lock while splitting). Distinct Balancer objects
+// share nothing and may be used concurrently.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "libsplit/balancer/config.hpp"
+#include "libsplit/balancer/key_trace.hpp"
+#include "libsplit/balancer/launch_key.hpp"
+#include "libsplit/balancer/measurement.hpp"
+#include "libsplit/balancer/split.hpp"
+#include "libsplit/balancer/warm_start.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace libsplit::balancer {
+
+class KeyBalancer;
+
+enum class ObserveStatus {
+  Accepted,
+  UnknownKey, // no propose for this key yet: nothing to compare with
+  Mismatch,   // not the split the last propose returned: the costs are kept, no step is taken
+  Malformed,  // wrong device count, groups not summing to the NDRange, negative or NaN times
+};
+
+class Balancer {
+public:
+  explicit Balancer(BalancerConfig Config = {});
+  ~Balancer();
+  Balancer(Balancer &&) noexcept;
+  Balancer &operator=(Balancer &&) noexcept;
+  Balancer(const Balancer &) = delete;
+  Balancer &operator=(const Balancer &) = delete;
+
+  // The split for the next launch of Key. Calling it again without observe returns the same
+  // split. A new NumGroups or DeviceCount for a known key restarts that key.
+  Split propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size_t DeviceCount);
+
+  // What the devices took for the split the last propose returned, one entry per device.
+  ObserveStatus observe(const LaunchKey &Key, const std::vector<DeviceMeasurement> &Measurements);
+
+  std::optional<KeyTrace> trace(const LaunchKey &Key) const;
+
+  // Warm start: records are used as the first split of keys seen later (when the device count
+  // matches); warmStartRecords returns every converged key plus the seeded records not seen yet.
+  void seed(const std::vector<WarmStartRecord> &Records);
+  std::vector<WarmStartRecord> warmStartRecords() const;
+
+  const BalancerConfig &config() const { return Config; }
+  std::size_t keyCount() const { return Keys.size(); }
+
+private:
+  struct Entry {
+    std::unique_ptr<KeyBalancer> State;
+    std::uint64_t LastUse = 0;
+  };
+
+  void evictLeastRecentlyUsed();
+
+  BalancerConfig Config;
+  std::unordered_map<LaunchKey, Entry, LaunchKeyHash> Keys;
+  std::unordered_map<LaunchKey, std::vector<double>, LaunchKeyHash> Seeds;
+  std::uint64_t Clock = 0;
+};
+
+} // namespace libsplit::balancer

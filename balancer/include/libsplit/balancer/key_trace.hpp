@@ -1,0 +1,31 @@
+//===- key_trace.hpp - The balancer's state of one key, for the trace ----===//
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace libsplit::balancer {
+
+struct KeyTrace {
+  // What the next launch of this key is for: "fixed" (uniform and static strategies),
+  // "initial" (first launch), "search", "converged", "single" (converged on one device),
+  // "probe-device", "probe-single".
+  std::string_view State;
+  bool Converged = false;     // the split is held (probes aside)
+  std::vector<double> Shares; // shares of the next balancing launch, in device order
+  std::vector<bool> Active;   // devices the split currently uses (others are dropped)
+  unsigned Iterations = 0;    // solver steps since the search last (re)started
+  std::uint64_t Launches = 0; // launches observed for this key
+  unsigned Resumes = 0;       // times the search restarted after converging
+  unsigned Refinements = 0;   // corrections made while holding
+  // Last launch, per device (0 for a device that ran nothing).
+  std::vector<double> LastSeconds; // kernel + transfer
+  std::vector<double> LastKernelSeconds;
+  std::vector<double> LastTransferSeconds;
+  std::vector<std::uint64_t> LastBytesMoved;
+  double LastSpread = 0.0;    // (max - min) / mean over the devices that ran
+  double NoiseEstimate = 0.0; // relative standard deviation of a device's time, 0 if unknown
+};
+
+} // namespace libsplit::balancer

@@ -1,0 +1,98 @@
+//===- simulator.hpp - Simulated devices for exercising the balancer -----===//
+//
+// A scenario is a set of devices whose times are functions of the slice they run and of the
+// launch index; running a Balancer against it records, launch by launch, the split chosen, its
+// true (noise-free) makespan and the best makespan any split could have had.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "libsplit/balancer/balancer.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace libsplit::balancer::sim {
+
+// Seconds for Groups work-groups starting at FirstGroup, on launch Launch (from 0). Must be 0
+// for 0 groups.
+using TimeModel =
+    std::function<double(std::uint64_t Groups, std::uint64_t FirstGroup, std::uint64_t Launch)>;
+
+struct SimDevice {
+  std::string Name;
+  TimeModel Kernel;
+  TimeModel Transfer; // transfers the launch causes for this device; empty: none
+};
+
+struct Scenario {
+  std::string Name;
+  std::uint64_t NumGroups = 0;
+  std::vector<SimDevice> Devices;
+  // Every measured time is multiplied by 1 + u, u uniform in [-Noise, Noise], drawn from a
+  // generator seeded with Seed: runs are reproducible.
+  double Noise = 0.0;
+  std::uint32_t Seed = 1;
+  bool TimeVarying = false; // the optimum differs from launch to launch
+};
+
+// Noise-free time of the slowest device; Groups in device order, slices contiguous from 0.
+double makespan(const Scenario &S, const std::vector<std::uint64_t> &Groups, std::uint64_t Launch);
+
+struct Optimum {
+  double Makespan = 0.0;
+  std::vector<std::uint64_t> Groups;
+};
+
+// The best split by exhaustive search for up to 3 devices (any time model); for more devices,
+// by bisection on the makespan.
+Optimum optimum(const Scenario &S, std::uint64_t Launch);
+// Every split of up to 3 devices: O(N^(devices - 1)).
+Optimum optimumExhaustive(const Scenario &S, std::uint64_t Launch);
+// Bisection on the makespan, each device in order taking as many groups as fit: exact when a
+// device's time never decreases as its slice grows at either end.
+Optimum optimumByBisection(const Scenario &S, std::uint64_t Launch);
+
+// The fastest device alone.
+Optimum bestSingle(const Scenario &S, std::uint64_t Launch);
+
+struct LaunchRecord {
+  std::uint64_t Launch = 0;
+  std::vector<std::uint64_t> Groups;
+  LaunchPurpose Purpose = LaunchPurpose::Balance;
+  std::string State; // the balancer's state name when it proposed this split
+  double TrueMakespan = 0.0;
+  double MeasuredMakespan = 0.0;
+  double OptimalMakespan = 0.0;
+  double SingleMakespan = 0.0; // best single device
+};
+
+struct Run {
+  std::vector<LaunchRecord> Launches;
+  bool GroupsAlwaysSummed = true; // every proposed split covered exactly the NDRange
+  bool SlicesContiguous = true;   // and its slices followed device order without gaps
+};
+
+// Runs Launches launches of one key against the scenario.
+Run simulate(const Scenario &S, Balancer &B, unsigned Launches);
+
+// 1-based index of the first launch from which the true makespan stays within (1 + Tolerance)
+// of the optimum for Hold more balancing launches (probes are not counted); empty if never.
+// Launches before From are skipped (the index still counts from launch 0).
+std::optional<unsigned> launchesToConverge(const Run &R, double Tolerance = 0.05, unsigned Hold = 5,
+                                           unsigned From = 0);
+
+// Balancing launches in [From, To) whose split differs from the previous balancing launch.
+unsigned splitChanges(const Run &R, unsigned From, unsigned To);
+
+// Probe launches in [From, To).
+unsigned probes(const Run &R, unsigned From, unsigned To);
+
+// Mean over [From, To) of true makespan / reference (the optimum, or the best single device).
+double meanOverOptimum(const Run &R, unsigned From, unsigned To);
+double meanOverSingle(const Run &R, unsigned From, unsigned To);
+
+} // namespace libsplit::balancer::sim

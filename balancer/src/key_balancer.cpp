@@ -1,0 +1,554 @@
+//===- key_balancer.cpp - Balancing state of one launch key --------------===//
+#include "key_balancer.hpp"
+#include "simplex.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace libsplit::balancer {
+
+// A timer that reports 0 for real work would make a device look infinitely fast.
+static constexpr double MinSeconds = 1e-9;
+// Launches held before the single-device option is first measured: a few samples of the split's
+// makespan to compare with.
+static constexpr unsigned SingleProbeDelay = 4;
+// Noise samples kept (the most recent), and needed before the estimate is used.
+static constexpr std::size_t NoiseWindow = 64;
+static constexpr std::size_t NoiseMinSamples = 4;
+// Two launches whose slices of a device differ by at most this fraction measure its noise.
+static constexpr double NoiseSameSlice = 0.02;
+
+KeyBalancer::KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount,
+                         std::uint64_t NumGroups, const std::vector<double> *WarmShares)
+    : Config(Config), NumGroups(NumGroups), Devices(DeviceCount),
+      Shares(Eigen::VectorXd::Constant(static_cast<Eigen::Index>(DeviceCount),
+                                       DeviceCount ? 1.0 / static_cast<double>(DeviceCount) : 0)),
+      Damping(Config.PingPongRatio), SingleInterval(SingleProbeDelay) {
+  for (Device &D : Devices)
+    D.ProbeInterval = Config.ProbeInterval;
+  switch (Config.Kind) {
+  case Strategy::Uniform:
+    State = Phase::Fixed;
+    break;
+  case Strategy::Static:
+    State = Phase::Fixed;
+    // A count mismatch was reported by parseBalancerConfig when the caller knew the devices;
+    // if it did not, uniform is the only split that means something.
+    if (Config.StaticShares.size() == DeviceCount)
+      Shares = Eigen::Map<const Eigen::VectorXd>(Config.StaticShares.data(),
+                                                 static_cast<Eigen::Index>(DeviceCount));
+    break;
+  case Strategy::FixedPoint:
+    Solver = makeFixedPointSolver();
+    break;
+  case Strategy::Broyden:
+    Solver = makeBroydenSolver();
+    break;
+  }
+  // Nothing to balance: keep the state machine (and its probes) out of the way.
+  if (DeviceCount < 2 || NumGroups == 0)
+    State = Phase::Fixed;
+  if (State != Phase::Fixed && WarmShares && WarmShares->size() == DeviceCount) {
+    Eigen::VectorXd Warm = Eigen::Map<const Eigen::VectorXd>(
+        WarmShares->data(), static_cast<Eigen::Index>(DeviceCount));
+    if (Warm.allFinite() && Warm.minCoeff() >= 0.0 && Warm.sum() > 0.0) {
+      Shares = Warm / Warm.sum();
+      for (std::size_t I = 0; I < DeviceCount; ++I)
+        Devices[I].Active = Shares[static_cast<Eigen::Index>(I)] > 0.0;
+    }
+  }
+  BestShares = Shares;
+  BestMakespan = std::numeric_limits<double>::infinity();
+  if (State != Phase::Fixed && activeDevices().size() <= 1)
+    enterHold(Shares, nullptr);
+  prepare();
+}
+
+std::vector<std::size_t> KeyBalancer::activeDevices() const {
+  std::vector<std::size_t> Active;
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    if (Devices[I].Active)
+      Active.push_back(I);
+  return Active;
+}
+
+double KeyBalancer::costOf(std::size_t Device) const {
+  if (Devices[Device].Cost > 0.0)
+    return Devices[Device].Cost;
+  // Never measured (its share rounded to zero groups so far): assume an average device.
+  double Sum = 0.0;
+  unsigned Known = 0;
+  for (const struct Device &D : Devices)
+    if (D.Active && D.Cost > 0.0) {
+      Sum += D.Cost;
+      ++Known;
+    }
+  return Known ? Sum / Known : 1.0;
+}
+
+double KeyBalancer::heldMakespan() const {
+  return MakespanWindow.count() ? MakespanWindow.mean() : LastMakespan;
+}
+
+double KeyBalancer::dropThreshold() const {
+  // Below half a work-group the share rounds to nothing anyway.
+  return std::max(Config.DropShare,
+                  0.5 / static_cast<double>(std::max<std::uint64_t>(NumGroups, 1)));
+}
+
+double KeyBalancer::stopThreshold() const {
+  return std::max(Config.StopSpread, Config.NoiseWidth * Noise);
+}
+
+double KeyBalancer::resumeThreshold() const {
+  // Widening with the noise keeps the ratio of the two thresholds, i.e. the hysteresis band.
+  double Ratio = Config.StopSpread > 0.0 ? Config.ResumeSpread / Config.StopSpread : 1.0;
+  return std::max(Config.ResumeSpread, Ratio * stopThreshold());
+}
+
+double KeyBalancer::spread(const Eigen::VectorXd &Values, const Launch &L) const {
+  double Min = std::numeric_limits<double>::infinity();
+  double Max = 0.0;
+  double Sum = 0.0;
+  unsigned Count = 0;
+  for (std::size_t I = 0; I < Devices.size(); ++I) {
+    if (!Devices[I].Active || L.Groups[I] == 0)
+      continue;
+    double Value = Values[static_cast<Eigen::Index>(I)];
+    Min = std::min(Min, Value);
+    Max = std::max(Max, Value);
+    Sum += Value;
+    ++Count;
+  }
+  if (Count < 2 || !(Sum > 0.0))
+    return -1.0;
+  return (Max - Min) / (Sum / Count);
+}
+
+ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measurements) {
+  if (Measurements.size() != Devices.size())
+    return ObserveStatus::Malformed;
+  std::uint64_t Total = 0;
+  for (const DeviceMeasurement &M : Measurements) {
+    if (!std::isfinite(M.KernelSeconds) || !std::isfinite(M.TransferSeconds) ||
+        M.KernelSeconds < 0.0 || M.TransferSeconds < 0.0)
+      return ObserveStatus::Malformed;
+    Total += M.Groups;
+  }
+  if (Total != NumGroups)
+    return ObserveStatus::Malformed;
+
+  auto Count = static_cast<Eigen::Index>(Devices.size());
+  Launch L;
+  L.Seconds = Eigen::VectorXd::Zero(Count);
+  L.Shares = Eigen::VectorXd::Zero(Count);
+  L.Groups.resize(Devices.size());
+  bool Matches = true;
+  for (std::size_t I = 0; I < Devices.size(); ++I) {
+    const DeviceMeasurement &M = Measurements[I];
+    Device &D = Devices[I];
+    auto E = static_cast<Eigen::Index>(I);
+    D.LastKernel = M.KernelSeconds;
+    D.LastTransfer = M.TransferSeconds;
+    D.LastBytes = M.BytesMoved;
+    L.Groups[I] = M.Groups;
+    L.Shares[E] = NumGroups ? static_cast<double>(M.Groups) / static_cast<double>(NumGroups) : 0;
+    if (M.Groups > 0) {
+      L.Seconds[E] = std::max(M.seconds(), MinSeconds);
+      sampleNoise(I, L.Seconds[E] / static_cast<double>(M.Groups), M.Groups);
+    }
+    Matches = Matches && M.Groups == Next.Slices[I].Groups &&
+              (M.Groups == 0 || M.FirstGroup == Next.Slices[I].FirstGroup);
+  }
+  L.Makespan = L.Seconds.size() ? L.Seconds.maxCoeff() : 0.0;
+  ++Launches;
+  LastSpread = std::max(0.0, spread(L.Seconds, L));
+  if (!Matches)
+    return ObserveStatus::Mismatch;
+  if (State == Phase::Fixed)
+    return ObserveStatus::Accepted;
+
+  LaunchPurpose Purpose = NextPurpose;
+  NextPurpose = LaunchPurpose::Balance;
+  switch (Purpose) {
+  case LaunchPurpose::ProbeDevice:
+    afterDeviceProbe(L);
+    break;
+  case LaunchPurpose::ProbeSingle:
+    afterSingleProbe(L);
+    break;
+  case LaunchPurpose::Balance:
+    if (State == Phase::Search)
+      searchStep(L);
+    else
+      holdStep(L);
+    break;
+  }
+  prepare();
+  return ObserveStatus::Accepted;
+}
+
+void KeyBalancer::enterSearch() {
+  State = Phase::Search;
+  Iterations = 0;
+  Solver->reset();
+  Damping.reset(0);
+  BestMakespan = std::numeric_limits<double>::infinity();
+  BestShares = Shares;
+  OverCount = 0;
+}
+
+void KeyBalancer::searchStep(const Launch &L) {
+  if (L.Makespan < BestMakespan) {
+    BestMakespan = L.Makespan;
+    BestShares = L.Shares;
+  }
+  std::vector<std::size_t> Active = activeDevices();
+  if (Active.size() <= 1) {
+    enterHold(L.Shares, &L);
+    return;
+  }
+  double Spread = spread(L.Seconds, L);
+  if (Spread >= 0.0 && Spread < stopThreshold()) {
+    enterHold(L.Shares, &L);
+    return;
+  }
+  if (Iterations >= Config.MaxSearchSteps) {
+    for (std::size_t I = 0; I < Devices.size(); ++I)
+      Devices[I].Active = BestShares[static_cast<Eigen::Index>(I)] > 0.0;
+    enterHold(BestShares, nullptr);
+    return;
+  }
+
+  auto Used = static_cast<Eigen::Index>(Active.size());
+  Eigen::VectorXd X(Used);
+  Eigen::VectorXd Cost(Used);
+  for (Eigen::Index K = 0; K < Used; ++K) {
+    X[K] = L.Shares[static_cast<Eigen::Index>(Active[K])];
+    Cost[K] = costOf(Active[K]);
+  }
+  X /= X.sum() > 0.0 ? X.sum() : 1.0;
+  Eigen::VectorXd Target = Solver->step(X, Cost);
+  Eigen::VectorXd Moved = projectOntoSimplex(X + Damping.apply(Target - X));
+  ++Iterations;
+
+  Eigen::VectorXd Proposed = Eigen::VectorXd::Zero(Shares.size());
+  for (Eigen::Index K = 0; K < Used; ++K)
+    Proposed[static_cast<Eigen::Index>(Active[K])] = Moved[K];
+  if (dropSmallShares(Proposed)) {
+    Solver->reset();
+    Damping.reset(0);
+  }
+  if (activeDevices().size() <= 1) {
+    enterHold(Proposed, nullptr);
+    return;
+  }
+  // The step no longer changes a single work-group: nothing left to gain from searching.
+  std::vector<double> ProposedShares(Proposed.data(), Proposed.data() + Proposed.size());
+  Split Rounded = roundShares(ProposedShares, NumGroups);
+  bool Same = true;
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    Same = Same && Rounded.Slices[I].Groups == L.Groups[I];
+  if (Same) {
+    enterHold(L.Shares, &L);
+    return;
+  }
+  Shares = Proposed;
+}
+
+bool KeyBalancer::dropSmallShares(Eigen::VectorXd &Proposed) {
+  double Threshold = dropThreshold();
+  Eigen::Index Largest = 0;
+  Proposed.maxCoeff(&Largest);
+  bool Dropped = false;
+  for (std::size_t I = 0; I < Devices.size(); ++I) {
+    auto E = static_cast<Eigen::Index>(I);
+    if (!Devices[I].Active || E == Largest || Proposed[E] >= Threshold)
+      continue;
+    Proposed[E] = 0.0;
+    Devices[I].Active = false;
+    Devices[I].SinceProbe = 0;
+    Dropped = true;
+  }
+  Proposed /= Proposed.sum();
+  return Dropped;
+}
+
+void KeyBalancer::enterHold(const Eigen::VectorXd &Held, const Launch *Measured) {
+  State = Phase::Hold;
+  Shares = Held;
+  MakespanWindow.clear();
+  for (Device &D : Devices)
+    D.Window.clear();
+  OverCount = 0;
+  if (Measured)
+    feedWindow(*Measured);
+}
+
+void KeyBalancer::sampleNoise(std::size_t I, double Cost, std::uint64_t Groups) {
+  Device &D = Devices[I];
+  auto Before = static_cast<double>(D.CostGroups);
+  if (D.Cost > 0.0 && std::fabs(static_cast<double>(Groups) - Before) <= NoiseSameSlice * Before) {
+    double Sample = std::fabs(std::log(Cost / D.Cost));
+    if (NoiseSamples.size() < NoiseWindow)
+      NoiseSamples.push_back(Sample);
+    else
+      NoiseSamples[NoiseNext] = Sample;
+    NoiseNext = (NoiseNext + 1) % NoiseWindow;
+    if (NoiseSamples.size() >= NoiseMinSamples) {
+      std::vector<double> Sorted = NoiseSamples;
+      auto Middle = Sorted.begin() + static_cast<std::ptrdiff_t>(Sorted.size() / 2);
+      std::nth_element(Sorted.begin(), Middle, Sorted.end());
+      // |difference of two normal draws| has median 0.6745 * sqrt(2) sigma.
+      Noise = *Middle / (0.6745 * std::sqrt(2.0));
+    }
+  }
+  D.Cost = Cost;
+  D.CostGroups = Groups;
+}
+
+void KeyBalancer::feedWindow(const Launch &L) {
+  MakespanWindow.add(L.Makespan);
+  LastMakespan = L.Makespan;
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    if (Devices[I].Active && L.Groups[I] > 0)
+      Devices[I].Window.add(L.Seconds[static_cast<Eigen::Index>(I)]);
+}
+
+void KeyBalancer::holdStep(const Launch &L) {
+  feedWindow(L);
+  if (activeDevices().size() >= 2) {
+    if (driftDetected(L)) {
+      ++Resumes;
+      enterSearch();
+      searchStep(L);
+      return;
+    }
+    refineIfSignificant();
+  }
+  scheduleProbes();
+}
+
+bool KeyBalancer::driftDetected(const Launch &L) {
+  Eigen::Index Slowest = 0;
+  L.Seconds.maxCoeff(&Slowest);
+  // The threshold is above the noise band; noise also makes a random device the slowest, while
+  // a real drift keeps the same one slow.
+  if (spread(L.Seconds, L) > resumeThreshold())
+    OverCount = static_cast<std::size_t>(Slowest) == LastSlowest ? OverCount + 1 : 1;
+  else
+    OverCount = 0;
+  LastSlowest = static_cast<std::size_t>(Slowest);
+  return OverCount >= Config.ResumeLaunches;
+}
+
+void KeyBalancer::refineIfSignificant() {
+  std::vector<std::size_t> Active = activeDevices();
+  std::size_t Slow = Active.front();
+  std::size_t Fast = Active.front();
+  double Sum = 0.0;
+  // Tested only when the window reaches RefineMinLaunches, then twice, four times as many...:
+  // testing after every launch would, sooner or later, find a noisy window that passes.
+  std::uint64_t Count = Devices[Active.front()].Window.count();
+  std::uint64_t First = std::max(1u, Config.RefineMinLaunches);
+  if (Count < First || Count % First != 0 || ((Count / First) & (Count / First - 1)) != 0)
+    return;
+  for (std::size_t I : Active) {
+    const RunningStats &W = Devices[I].Window;
+    if (W.count() != Count)
+      return;
+    Sum += W.mean();
+    if (W.mean() > Devices[Slow].Window.mean())
+      Slow = I;
+    if (W.mean() < Devices[Fast].Window.mean())
+      Fast = I;
+  }
+  const RunningStats &S = Devices[Slow].Window;
+  const RunningStats &F = Devices[Fast].Window;
+  // StopSpread, not the noise-widened threshold: with enough launches the means are precise
+  // even when single launches are not, and the confidence test accounts for the noise.
+  double Gap = S.mean() - F.mean();
+  double Error = std::hypot(S.standardError(), F.standardError());
+  if (Gap <= Config.StopSpread * Sum / static_cast<double>(Active.size()) ||
+      Gap <= Config.Confidence * Error)
+    return;
+
+  // Means over many launches at one split: a fixed-point step from them is not chasing noise.
+  auto Used = static_cast<Eigen::Index>(Active.size());
+  Eigen::VectorXd Cost(Used);
+  for (Eigen::Index K = 0; K < Used; ++K) {
+    // Next is still the split these launches ran (prepare has not replaced it yet).
+    auto Groups = static_cast<double>(std::max<std::uint64_t>(Next.Slices[Active[K]].Groups, 1));
+    Cost[K] = Devices[Active[K]].Window.mean() / Groups;
+  }
+  Eigen::VectorXd Target = proportionalShares(Cost);
+  Eigen::VectorXd Proposed = Eigen::VectorXd::Zero(Shares.size());
+  for (Eigen::Index K = 0; K < Used; ++K)
+    Proposed[static_cast<Eigen::Index>(Active[K])] = Target[K];
+  dropSmallShares(Proposed);
+  ++Refinements;
+  enterHold(Proposed, nullptr);
+}
+
+void KeyBalancer::scheduleProbes() {
+  for (std::size_t I = 0; I < Devices.size(); ++I) {
+    Device &D = Devices[I];
+    if (D.Active || ++D.SinceProbe < D.ProbeInterval || NextPurpose != LaunchPurpose::Balance)
+      continue;
+    D.SinceProbe = 0;
+    NextPurpose = LaunchPurpose::ProbeDevice;
+    ProbeTarget = I;
+  }
+  std::vector<std::size_t> Active = activeDevices();
+  if (Active.size() < 2 || ++SinceSingleProbe < SingleInterval ||
+      NextPurpose != LaunchPurpose::Balance)
+    return;
+  // Measured, not predicted: a cost per work-group seen at the held split says little about a
+  // device running every group (granularity, merges of unknown regions). Its ranking is still
+  // the best guess of which device to try.
+  std::size_t Best = Active.front();
+  for (std::size_t I : Active)
+    if (costOf(I) < costOf(Best))
+      Best = I;
+  NextPurpose = LaunchPurpose::ProbeSingle;
+  ProbeTarget = Best;
+}
+
+void KeyBalancer::afterDeviceProbe(const Launch &L) {
+  Device &Probed = Devices[ProbeTarget];
+  std::vector<std::size_t> Candidates = activeDevices();
+  Candidates.push_back(ProbeTarget);
+  auto Used = static_cast<Eigen::Index>(Candidates.size());
+  Eigen::VectorXd Cost(Used);
+  for (Eigen::Index K = 0; K < Used; ++K)
+    Cost[K] = costOf(Candidates[K]);
+  Eigen::VectorXd Predicted = proportionalShares(Cost);
+  // Paper: with shares proportional to speed every device takes N / sum(1 / cost).
+  double PredictedMakespan = static_cast<double>(NumGroups) / Cost.cwiseInverse().sum();
+  bool Ran = L.Groups[ProbeTarget] > 0;
+  if (Ran && Predicted[Used - 1] >= 2.0 * dropThreshold() &&
+      PredictedMakespan < heldMakespan() * (1.0 - Config.ProbeGain)) {
+    Probed.Active = true;
+    Shares.setZero();
+    for (Eigen::Index K = 0; K < Used; ++K)
+      Shares[static_cast<Eigen::Index>(Candidates[K])] = Predicted[K];
+    ++Resumes;
+    enterSearch();
+    return;
+  }
+  Probed.ProbeInterval = std::min(2 * Probed.ProbeInterval, Config.MaxProbeInterval);
+  Probed.SinceProbe = 0;
+}
+
+void KeyBalancer::afterSingleProbe(const Launch &L) {
+  Device &Single = Devices[ProbeTarget];
+  Single.Single.add(L.Seconds[static_cast<Eigen::Index>(ProbeTarget)]);
+  double SplitTime = heldMakespan();
+  double SingleTime = Single.Single.mean();
+  auto Samples = static_cast<double>(std::max<std::uint64_t>(MakespanWindow.count(), 1));
+  auto SingleSamples = static_cast<double>(Single.Single.count());
+  // Positive: the split does not beat the single device by the gain that splitting must bring.
+  double Margin = SplitTime - SingleTime * (1.0 - Config.SplitGain);
+  double Error =
+      Config.Confidence * Noise *
+      std::sqrt(SplitTime * SplitTime / Samples + SingleTime * SingleTime / SingleSamples);
+  // After enough samples a difference still inside the noise is too small to matter: decide.
+  if (Single.Single.count() >= Config.RefineMinLaunches)
+    Error = 0.0;
+  if (Margin > Error) {
+    goSingle(ProbeTarget);
+    return;
+  }
+  if (Margin < -Error) {
+    // The split pays: its devices are worth probing often again should they be dropped.
+    for (std::size_t I : activeDevices())
+      Devices[I].ProbeInterval = Config.ProbeInterval;
+    SingleInterval =
+        std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
+    SinceSingleProbe = 0;
+    Single.Single.clear();
+    return;
+  }
+  // Too close to call through the noise: measure again soon, the samples accumulate.
+  SinceSingleProbe = SingleInterval - std::min(SingleInterval, SingleProbeDelay);
+}
+
+void KeyBalancer::goSingle(std::size_t Kept) {
+  Eigen::VectorXd Alone = Eigen::VectorXd::Zero(Shares.size());
+  Alone[static_cast<Eigen::Index>(Kept)] = 1.0;
+  for (std::size_t I = 0; I < Devices.size(); ++I) {
+    if (I == Kept || !Devices[I].Active)
+      continue;
+    // A split that was tried and lost: wait longer before trying this device again.
+    Devices[I].Active = false;
+    Devices[I].SinceProbe = 0;
+    Devices[I].ProbeInterval = std::min(2 * Devices[I].ProbeInterval, Config.MaxProbeInterval);
+  }
+  Devices[Kept].Single.clear();
+  // Should a probe bring a device back, the split it converges to is checked early again.
+  SingleInterval = SingleProbeDelay;
+  SinceSingleProbe = 0;
+  enterHold(Alone, nullptr);
+}
+
+void KeyBalancer::prepare() {
+  std::vector<double> Planned(Shares.data(), Shares.data() + Shares.size());
+  auto N = static_cast<double>(std::max<std::uint64_t>(NumGroups, 1));
+  if (NextPurpose == LaunchPurpose::ProbeDevice) {
+    // Small enough not to stretch the launch past the held makespan, if its cost is known,
+    // and at least one work-group.
+    double Probe = Config.ProbeShare;
+    if (Devices[ProbeTarget].Cost > 0.0)
+      Probe = std::min(Probe, heldMakespan() / (Devices[ProbeTarget].Cost * N));
+    Probe = std::max(Probe, 1.0 / N);
+    for (double &Share : Planned)
+      Share *= 1.0 - Probe;
+    Planned[ProbeTarget] += Probe;
+  } else if (NextPurpose == LaunchPurpose::ProbeSingle) {
+    std::fill(Planned.begin(), Planned.end(), 0.0);
+    Planned[ProbeTarget] = 1.0;
+  }
+  Next = roundShares(Planned, NumGroups);
+  Next.Purpose = NextPurpose;
+}
+
+KeyTrace KeyBalancer::trace() const {
+  KeyTrace T;
+  std::size_t Active = activeDevices().size();
+  if (State == Phase::Fixed)
+    T.State = "fixed";
+  else if (NextPurpose == LaunchPurpose::ProbeDevice)
+    T.State = "probe-device";
+  else if (NextPurpose == LaunchPurpose::ProbeSingle)
+    T.State = "probe-single";
+  else if (State == Phase::Search)
+    T.State = Launches == 0 ? "initial" : "search";
+  else
+    T.State = Active <= 1 ? "single" : "converged";
+  T.Converged = State != Phase::Search;
+  T.Shares.assign(Shares.data(), Shares.data() + Shares.size());
+  for (const Device &D : Devices) {
+    T.Active.push_back(D.Active);
+    T.LastSeconds.push_back(D.LastKernel + D.LastTransfer);
+    T.LastKernelSeconds.push_back(D.LastKernel);
+    T.LastTransferSeconds.push_back(D.LastTransfer);
+    T.LastBytesMoved.push_back(D.LastBytes);
+  }
+  T.Iterations = Iterations;
+  T.Launches = Launches;
+  T.Resumes = Resumes;
+  T.Refinements = Refinements;
+  T.LastSpread = LastSpread;
+  T.NoiseEstimate = Noise;
+  return T;
+}
+
+bool KeyBalancer::heldShares(std::vector<double> &Held) const {
+  if (State != Phase::Hold)
+    return false;
+  Held.assign(Shares.data(), Shares.data() + Shares.size());
+  return true;
+}
+
+} // namespace libsplit::balancer

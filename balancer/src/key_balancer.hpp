@@ -1,0 +1,122 @@
+//===- key_balancer.hpp - Balancing state of one launch key --------------===//
+//
+// A small state machine per key:
+//
+//   search --(spread under the stop threshold, or no step left)--> hold
+//   hold   --(smoothed spread over the resume threshold, ResumeLaunches in a row)--> search
+//   hold   --(mean times significantly apart)--> one correcting step, still hold
+//   hold   --(a probe of a dropped device predicts a gain)--> search with that device
+//   hold   --(measured single-device time beats the split)--> hold on that device alone
+//
+// Probes are single launches that test an alternative; the held split resumes after them.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "damping.hpp"
+#include "running_stats.hpp"
+#include "share_solver.hpp"
+
+#include "libsplit/balancer/balancer.hpp"
+
+#include <Eigen/Core>
+#include <memory>
+#include <vector>
+
+namespace libsplit::balancer {
+
+class KeyBalancer {
+public:
+  KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount, std::uint64_t NumGroups,
+              const std::vector<double> *WarmShares);
+
+  std::size_t deviceCount() const { return Devices.size(); }
+  std::uint64_t numGroups() const { return NumGroups; }
+  const Split &proposal() const { return Next; }
+  ObserveStatus observe(const std::vector<DeviceMeasurement> &Measurements);
+  KeyTrace trace() const;
+  // The held shares, or nothing while searching (or for the fixed strategies).
+  bool heldShares(std::vector<double> &Shares) const;
+
+private:
+  enum class Phase { Fixed, Search, Hold };
+
+  struct Device {
+    bool Active = true;
+    double LastKernel = 0.0;
+    double LastTransfer = 0.0;
+    std::uint64_t LastBytes = 0;
+    double Cost = 0.0;            // seconds per work-group when it last ran; 0: never ran
+    std::uint64_t CostGroups = 0; // groups of the launch that measured Cost
+    RunningStats Window;          // times while holding the current split
+    RunningStats Single;          // times measured by single-device probes on this device
+    unsigned ProbeInterval = 0;
+    unsigned SinceProbe = 0;
+  };
+
+  struct Launch {
+    Eigen::VectorXd Seconds;
+    Eigen::VectorXd Shares;
+    std::vector<std::uint64_t> Groups;
+    double Makespan = 0.0;
+  };
+
+  void searchStep(const Launch &L);
+  void holdStep(const Launch &L);
+  void afterDeviceProbe(const Launch &L);
+  void afterSingleProbe(const Launch &L);
+  void enterHold(const Eigen::VectorXd &Shares, const Launch *Measured);
+  void enterSearch();
+  void feedWindow(const Launch &L);
+  void sampleNoise(std::size_t Device, double Cost, std::uint64_t Groups);
+  bool driftDetected(const Launch &L);
+  void refineIfSignificant();
+  void scheduleProbes();
+  void goSingle(std::size_t Device);
+  bool dropSmallShares(Eigen::VectorXd &Shares);
+  void prepare();
+
+  std::vector<std::size_t> activeDevices() const;
+  double costOf(std::size_t Device) const;
+  double heldMakespan() const;
+  double dropThreshold() const;
+  double stopThreshold() const;
+  double resumeThreshold() const;
+  // (max - min) / mean of Values over Devices with work in L; negative when fewer than two.
+  double spread(const Eigen::VectorXd &Values, const Launch &L) const;
+
+  BalancerConfig Config;
+  std::uint64_t NumGroups;
+  std::vector<Device> Devices;
+  Eigen::VectorXd Shares; // of the next balancing launch
+  Phase State = Phase::Search;
+  LaunchPurpose NextPurpose = LaunchPurpose::Balance;
+  std::size_t ProbeTarget = 0;
+  Split Next;
+
+  std::unique_ptr<ShareSolver> Solver;
+  ReversalDamping Damping;
+  unsigned Iterations = 0;
+  Eigen::VectorXd BestShares;
+  double BestMakespan = 0.0;
+
+  RunningStats MakespanWindow;
+  double LastMakespan = 0.0;
+  unsigned OverCount = 0;
+  std::size_t LastSlowest = 0;
+  // Relative changes of a device's cost per group between two launches that gave it almost
+  // the same slice: noise, whatever the phase. Their median (robust to the odd real change)
+  // estimates the noise; Noise stays 0 until NoiseSamples.size() reaches a few.
+  std::vector<double> NoiseSamples;
+  std::size_t NoiseNext = 0;
+  double Noise = 0.0;
+  unsigned SinceSingleProbe = 0; // held launches since the single device was last measured
+  unsigned SingleInterval = 0;
+
+  std::uint64_t Launches = 0;
+  unsigned Resumes = 0;
+  unsigned Refinements = 0;
+  double LastSpread = 0.0;
+};
+
+} // namespace libsplit::balancer

@@ -1,0 +1,185 @@
+// The contract the interposer relies on: propose / observe, statuses, per-key state, trace.
+#include "libsplit/balancer/balancer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+using namespace libsplit::balancer;
+
+static LaunchKey key(const char *Kernel, std::uint64_t Global = 1024) {
+  LaunchKey K;
+  K.Kernel = Kernel;
+  K.Global = {Global, 1, 1};
+  K.Local = {64, 1, 1};
+  return K;
+}
+
+// Devices of the given seconds per work-group.
+static std::vector<DeviceMeasurement> measure(const Split &S, const std::vector<double> &Cost) {
+  std::vector<DeviceMeasurement> M(S.Slices.size());
+  for (std::size_t I = 0; I < M.size(); ++I) {
+    M[I].Groups = S.Slices[I].Groups;
+    M[I].FirstGroup = S.Slices[I].FirstGroup;
+    M[I].KernelSeconds = static_cast<double>(M[I].Groups) * Cost[I];
+  }
+  return M;
+}
+
+TEST_CASE("propose is stable until observe", "[api]") {
+  Balancer B;
+  LaunchKey K = key("k");
+  Split First = B.propose(K, 100, 2);
+  Split Again = B.propose(K, 100, 2);
+  CHECK(First.Slices[0].Groups == Again.Slices[0].Groups);
+  CHECK(First.Purpose == LaunchPurpose::Balance);
+  CHECK(B.observe(K, measure(First, {1e-6, 2e-6})) == ObserveStatus::Accepted);
+  CHECK(B.propose(K, 100, 2).Slices[0].Groups == 67);
+}
+
+TEST_CASE("keys are independent", "[api]") {
+  Balancer B;
+  LaunchKey Fast = key("a");
+  LaunchKey Slow = key("a", 2048); // same kernel, other NDRange: another key
+  B.observe(Fast, measure(B.propose(Fast, 16, 2), {1e-6, 3e-6}));
+  B.observe(Slow, measure(B.propose(Slow, 32, 2), {3e-6, 1e-6}));
+  CHECK(B.propose(Fast, 16, 2).Slices[0].Groups == 12);
+  CHECK(B.propose(Slow, 32, 2).Slices[0].Groups == 8);
+  CHECK(B.keyCount() == 2);
+  CHECK_FALSE(B.trace(key("b")).has_value());
+}
+
+TEST_CASE("observe rejects what it cannot use", "[api]") {
+  Balancer B;
+  LaunchKey K = key("k");
+  CHECK(B.observe(K, {}) == ObserveStatus::UnknownKey);
+  Split S = B.propose(K, 10, 2);
+  std::vector<DeviceMeasurement> Good = measure(S, {1e-6, 1e-6});
+
+  CHECK(B.observe(K, {Good[0]}) == ObserveStatus::Malformed);
+  std::vector<DeviceMeasurement> Short = Good;
+  Short[1].Groups -= 1;
+  CHECK(B.observe(K, Short) == ObserveStatus::Malformed);
+  std::vector<DeviceMeasurement> NaN = Good;
+  NaN[0].KernelSeconds = std::numeric_limits<double>::quiet_NaN();
+  CHECK(B.observe(K, NaN) == ObserveStatus::Malformed);
+  std::vector<DeviceMeasurement> Negative = Good;
+  Negative[1].TransferSeconds = -1.0;
+  CHECK(B.observe(K, Negative) == ObserveStatus::Malformed);
+  CHECK(B.trace(K)->Launches == 0);
+
+  // Another split than the proposed one: measured, but no step taken on it.
+  std::vector<DeviceMeasurement> Other = Good;
+  Other[0].Groups += 1;
+  Other[1].Groups -= 1;
+  Other[1].FirstGroup += 1;
+  CHECK(B.observe(K, Other) == ObserveStatus::Mismatch);
+  CHECK(B.trace(K)->Iterations == 0);
+  CHECK(B.observe(K, Good) == ObserveStatus::Accepted);
+  CHECK(B.trace(K)->Launches == 2);
+}
+
+TEST_CASE("a new group count or device count restarts the key", "[api]") {
+  Balancer B;
+  LaunchKey K = key("k");
+  B.observe(K, measure(B.propose(K, 90, 3), {1e-6, 2e-6, 4e-6}));
+  CHECK(B.trace(K)->Launches == 1);
+  Split Two = B.propose(K, 90, 2);
+  CHECK(Two.Slices.size() == 2);
+  CHECK(B.trace(K)->Launches == 0);
+  CHECK(B.propose(K, 50, 2).Slices[0].Groups == 25);
+}
+
+TEST_CASE("transfer time counts: a device that moves more data is slower", "[api]") {
+  Balancer B;
+  LaunchKey K = key("k");
+  std::vector<DeviceMeasurement> M = measure(B.propose(K, 100, 2), {1e-6, 1e-6});
+  M[1].TransferSeconds = 100 * 1e-6; // 50 groups: 3 us per group instead of 1
+  M[1].BytesMoved = 4096;
+  B.observe(K, M);
+  CHECK(B.propose(K, 100, 2).Slices[0].Groups == 75);
+  KeyTrace T = *B.trace(K);
+  CHECK(T.LastTransferSeconds[1] == 100 * 1e-6);
+  CHECK(T.LastSeconds[1] == Approx(150 * 1e-6));
+  CHECK(T.LastBytesMoved[1] == 4096);
+}
+
+TEST_CASE("the trace names the states a key goes through", "[api][trace]") {
+  Balancer B;
+  LaunchKey K = key("k");
+  Split S = B.propose(K, 1000, 2);
+  KeyTrace T = *B.trace(K);
+  CHECK(T.State == "initial");
+  CHECK_FALSE(T.Converged);
+  CHECK(T.Shares == std::vector<double>{0.5, 0.5});
+  CHECK(T.Active == std::vector<bool>{true, true});
+
+  B.observe(K, measure(S, {1e-6, 3e-6}));
+  T = *B.trace(K);
+  CHECK(T.State == "search");
+  CHECK(T.Iterations == 1);
+  CHECK(T.Shares[0] == Approx(0.75));
+  CHECK(T.LastSpread == Approx(1.0)); // 0.5 ms and 1.5 ms: (1.5 - 0.5) / 1.0
+
+  B.observe(K, measure(B.propose(K, 1000, 2), {1e-6, 3e-6}));
+  T = *B.trace(K);
+  CHECK(T.State == "converged");
+  CHECK(T.Converged);
+  CHECK(T.LastSpread == Approx(0.0).margin(1e-9));
+
+  std::vector<std::string> States;
+  for (int I = 0; I < 6; ++I) {
+    Split P = B.propose(K, 1000, 2);
+    States.push_back(std::string(B.trace(K)->State));
+    B.observe(K, measure(P, {1e-6, 3e-6}));
+  }
+  // The single device is measured after 4 held launches.
+  CHECK(States == std::vector<std::string>{"converged", "converged", "converged", "converged",
+                                           "probe-single", "converged"});
+}
+
+TEST_CASE("uniform and static strategies never change the split", "[api]") {
+  BalancerConfig Static;
+  Static.Kind = Strategy::Static;
+  Static.StaticShares = {0.6, 0.3, 0.1};
+  Balancer B(Static);
+  LaunchKey K = key("k");
+  for (int I = 0; I < 5; ++I) {
+    Split S = B.propose(K, 10, 3);
+    CHECK(S.Slices[0].Groups == 6);
+    CHECK(S.Slices[2].Groups == 1);
+    B.observe(K, measure(S, {1e-6, 1e-6, 1e-6}));
+  }
+  CHECK(B.trace(K)->State == "fixed");
+  // Shares for another device count than the machine has: uniform.
+  CHECK(B.propose(key("other"), 10, 2).Slices[0].Groups == 5);
+}
+
+TEST_CASE("a single device or no work is not balanced", "[api]") {
+  Balancer B;
+  Split One = B.propose(key("one"), 10, 1);
+  CHECK(One.Slices.size() == 1);
+  CHECK(One.Slices[0].Groups == 10);
+  CHECK(B.propose(key("none"), 0, 2).Slices[1].Groups == 0);
+  CHECK(B.trace(key("none"))->State == "fixed");
+}
+
+TEST_CASE("beyond MaxKeys the least recently used key is forgotten", "[api]") {
+  BalancerConfig Config;
+  Config.MaxKeys = 2;
+  Balancer B(Config);
+  B.propose(key("a"), 10, 2);
+  B.propose(key("b"), 10, 2);
+  B.propose(key("a"), 10, 2);
+  B.propose(key("c"), 10, 2);
+  CHECK(B.keyCount() == 2);
+  CHECK(B.trace(key("a")).has_value());
+  CHECK_FALSE(B.trace(key("b")).has_value());
+}
+
+TEST_CASE("a Balancer can be moved", "[api]") {
+  Balancer A;
+  A.propose(key("k"), 10, 2);
+  Balancer B = std::move(A);
+  CHECK(B.trace(key("k")).has_value());
+}

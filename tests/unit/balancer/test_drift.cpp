@@ -1,0 +1,95 @@
+// Costs that change from launch to launch: the split must follow them.
+#include "sim_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace libsplit::balancer;
+using namespace libsplit::balancer::sim;
+using libsplit::balancer::test::configFor;
+using libsplit::balancer::test::converge;
+using libsplit::balancer::test::runCase;
+using libsplit::balancer::test::simKey;
+
+TEST_CASE("after a step change of speeds the split re-converges within a few launches", "[drift]") {
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden}) {
+    Run R = runCase(speedFlip(40), Kind, 100);
+    INFO(strategyName(Kind));
+    REQUIRE(converge(R) <= 3);
+    // ResumeLaunches (2) launches to be sure it is not noise, then one step.
+    unsigned After = converge(R, 40);
+    CHECK(After <= 40 + 4);
+    CHECK(R.Launches[40].TrueMakespan > 1.5 * R.Launches[40].OptimalMakespan);
+    CHECK(splitChanges(R, After, 100) == 0);
+  }
+}
+
+TEST_CASE("hysteresis: a drift inside the resume threshold does not move the split",
+          "[drift][hysteresis]") {
+  // At launch 30 the fast device slows by 7%: the spread (about 7%) is above the stop
+  // threshold but below the resume threshold, and without noise nothing else changes.
+  Scenario S = linearRatios("drift-7%", {2, 1});
+  S.TimeVarying = true;
+  S.Devices[0].Kernel = [](std::uint64_t G, std::uint64_t, std::uint64_t L) {
+    return static_cast<double>(G) * Unit / (L < 30 ? 2.0 : 2.0 / 1.07);
+  };
+  Balancer B(configFor(Strategy::Broyden));
+  Run R = simulate(S, B, 36);
+  KeyTrace T = *B.trace(simKey(S));
+  CHECK(splitChanges(R, 30, 36) == 0);
+  CHECK(T.Converged);
+  CHECK(T.Resumes == 0);
+  CHECK(T.LastSpread > 0.05);
+  CHECK(T.LastSpread < 0.10);
+}
+
+TEST_CASE("hysteresis: a drift beyond the resume threshold restarts the search",
+          "[drift][hysteresis]") {
+  Scenario S = linearRatios("drift-25%", {2, 1});
+  S.TimeVarying = true;
+  S.Devices[0].Kernel = [](std::uint64_t G, std::uint64_t, std::uint64_t L) {
+    return static_cast<double>(G) * Unit / (L < 30 ? 2.0 : 2.0 / 1.25);
+  };
+  Balancer B(configFor(Strategy::Broyden));
+  Run R = simulate(S, B, 40);
+  KeyTrace T = *B.trace(simKey(S));
+  CHECK(T.Resumes == 1);
+  CHECK(T.Converged);
+  // Launches 30 and 31 show the drift, 32 runs the new split.
+  CHECK(R.Launches[31].Groups == R.Launches[29].Groups);
+  CHECK(R.Launches[32].Groups != R.Launches[29].Groups);
+  CHECK(converge(R, 30) <= 33);
+}
+
+TEST_CASE("N-body drift: the split keeps close to the moving optimum", "[drift]") {
+  Run Uniform = runCase(nbodyDrift(), Strategy::Uniform, 240);
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden}) {
+    Run R = runCase(nbodyDrift(), Kind, 240);
+    INFO(strategyName(Kind) << ": mean over optimum " << meanOverOptimum(R, 10, 240) << ", changes "
+                            << splitChanges(R, 10, 240));
+    CHECK(meanOverOptimum(R, 10, 240) <= 1.10);
+    CHECK(meanOverOptimum(R, 10, 240) < meanOverOptimum(Uniform, 10, 240) - 0.3);
+    // Holding between drifts: well under one change per launch.
+    CHECK(splitChanges(R, 10, 240) <= 160);
+  }
+}
+
+TEST_CASE("a dropped device comes back when it becomes fast", "[drift][probe]") {
+  // 1000x slower (dropped: its share would be 0.1%) until launch 60, then 2x faster than the
+  // other device.
+  Scenario S = linearRatios("comeback", {1, 0.001});
+  S.TimeVarying = true;
+  S.Devices[1].Kernel = [](std::uint64_t G, std::uint64_t, std::uint64_t L) {
+    return static_cast<double>(G) * Unit / (L < 60 ? 0.001 : 2.0);
+  };
+  Balancer B(configFor(Strategy::Broyden));
+  Run R = simulate(S, B, 160);
+  for (unsigned L = 2; L < 60; ++L)
+    if (R.Launches[L].Purpose == LaunchPurpose::Balance)
+      CHECK(R.Launches[L].Groups == std::vector<std::uint64_t>{1000, 0});
+  CHECK(probes(R, 10, 60) >= 1);
+  std::optional<unsigned> Back = launchesToConverge(R, 0.05, 5, 60);
+  REQUIRE(Back.has_value());
+  // The probe interval has doubled a few times by launch 60 (16, 32, 64...).
+  CHECK(*Back <= 60 + 70);
+  CHECK(B.trace(simKey(S))->Active == std::vector<bool>{true, true});
+}

@@ -1,0 +1,87 @@
+// When splitting does not pay, the balancer must end on the best single device.
+#include "sim_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace libsplit::balancer;
+using namespace libsplit::balancer::sim;
+using libsplit::balancer::test::configFor;
+using libsplit::balancer::test::converge;
+using libsplit::balancer::test::simKey;
+
+static KeyTrace finalTrace(const Scenario &S, Strategy Kind, unsigned Launches, Run &R) {
+  Balancer B(configFor(Kind));
+  R = simulate(S, B, Launches);
+  return *B.trace(simKey(S));
+}
+
+TEST_CASE("a fixed transfer larger than the slow device's gain: the slow device is dropped",
+          "[single]") {
+  Scenario S = slowDeviceTransfer(1.2);
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden}) {
+    Run R;
+    KeyTrace T = finalTrace(S, Kind, 300, R);
+    INFO(strategyName(Kind));
+    CHECK(T.Active == std::vector<bool>{true, false});
+    CHECK(T.Shares == std::vector<double>{1.0, 0.0});
+    CHECK(converge(R) <= (Kind == Strategy::Broyden ? 8u : 20u));
+    // Probes of the dropped device back off: few of them, and cheap on average.
+    CHECK(probes(R, 100, 300) <= 3);
+    CHECK(meanOverSingle(R, 100, 300) <= 1.01);
+  }
+}
+
+TEST_CASE("a split that is balanced but slower than one device: the single probe finds it",
+          "[single]") {
+  // Both devices pay a merge whenever the range is split; the solvers balance them perfectly
+  // (27% slower than the fast device alone), and only measuring the single device shows it.
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden}) {
+    Run R;
+    KeyTrace T = finalTrace(mergeCost(), Kind, 200, R);
+    INFO(strategyName(Kind));
+    CHECK(T.State == "single");
+    CHECK(T.Active == std::vector<bool>{true, false});
+    CHECK(converge(R) <= 12);
+    CHECK(meanOverSingle(R, 50, 200) <= 1.02);
+  }
+}
+
+TEST_CASE("a transfer smaller than the gain: the split is kept", "[single]") {
+  // The same slow device with half the fixed transfer: splitting gains 13%.
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden}) {
+    Run R;
+    KeyTrace T = finalTrace(slowDeviceTransfer(0.6), Kind, 200, R);
+    INFO(strategyName(Kind));
+    CHECK(T.Active == std::vector<bool>{true, true});
+    CHECK(meanOverSingle(R, 50, 200) < 0.92);
+  }
+}
+
+TEST_CASE("a split that gains less than SplitGain goes to the single device", "[single]") {
+  // 100:1 on 1000 groups: the slow device's 10 groups take as long as the fast device's 990,
+  // so the split gains nothing; SplitGain 0 would still prefer... the single device, being
+  // equal; a negative SplitGain (split preferred unless it loses) keeps the split.
+  Scenario S = linearRatios("linear-100:1", {100, 1});
+  Run R;
+  CHECK(finalTrace(S, Strategy::Broyden, 60, R).State == "single");
+  BalancerConfig KeepSplit = configFor(Strategy::Broyden);
+  KeepSplit.SplitGain = -0.01;
+  Balancer B(KeepSplit);
+  simulate(S, B, 60);
+  CHECK(B.trace(simKey(S))->State == "converged");
+}
+
+TEST_CASE("every strategy but the fixed ones probes the single device once converged",
+          "[single][probe]") {
+  Scenario S = linearRatios("linear-2:1", {2, 1});
+  Run R;
+  finalTrace(S, Strategy::Broyden, 40, R);
+  unsigned Singles = 0;
+  for (const LaunchRecord &L : R.Launches)
+    Singles += L.Purpose == LaunchPurpose::ProbeSingle;
+  // After 4 held launches, then at a doubling interval (16, 32...).
+  CHECK(Singles == 2);
+  Run Uniform;
+  finalTrace(S, Strategy::Uniform, 40, Uniform);
+  CHECK(probes(Uniform, 0, 40) == 0);
+}
