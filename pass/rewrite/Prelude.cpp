@@ -1,0 +1,98 @@
+//===- Prelude.cpp - Macros and functions placed before the user's text ---===//
+
+#include "Prelude.h"
+
+#include "IncludeFlattener.h"
+#include "ProgramFacts.h"
+#include "RewriteContract.h"
+#include "ThreadingPlan.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace libsplit {
+
+namespace {
+
+// The prelude functions take the appended values as parameters of the same
+// names, so that their bodies read like the contract in pass/README.md.
+// S = splitdim, N = numgroups, O = splitorigin; L = get_local_size(S), the
+// same in every slice because slices are whole work-groups of a dimension
+// whose global size is a multiple of L.
+constexpr llvm::StringLiteral PreludeFunctions =
+    R"(/* Partition-ready source written by libsplit-cc (libsplit, pass/README.md).
+ * Every kernel takes three more arguments, set by the runtime for each slice:
+ *   uint  __libsplit_splitdim    S, the dimension the NDRange is split along
+ *   ulong __libsplit_numgroups   N, work-groups of the full NDRange along S
+ *   ulong __libsplit_splitorigin O, the app's own global offset along S
+ * and the builtins below return what the full launch returns. */
+#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 120
+#define __LIBSPLIT_FN static inline
+#else
+#define __LIBSPLIT_FN
+#endif
+__LIBSPLIT_FN size_t __libsplit_global_size(uint __libsplit_d, uint __libsplit_splitdim,
+    ulong __libsplit_numgroups, ulong __libsplit_splitorigin) {
+  return __libsplit_d == __libsplit_splitdim
+      ? (size_t)__libsplit_numgroups * get_local_size(__libsplit_d)
+      : get_global_size(__libsplit_d);
+}
+__LIBSPLIT_FN size_t __libsplit_num_groups(uint __libsplit_d, uint __libsplit_splitdim,
+    ulong __libsplit_numgroups, ulong __libsplit_splitorigin) {
+  return __libsplit_d == __libsplit_splitdim ? (size_t)__libsplit_numgroups
+                                             : get_num_groups(__libsplit_d);
+}
+__LIBSPLIT_FN size_t __libsplit_group_id(uint __libsplit_d, uint __libsplit_splitdim,
+    ulong __libsplit_numgroups, ulong __libsplit_splitorigin) {
+  return __libsplit_d == __libsplit_splitdim
+      ? (get_global_id(__libsplit_d) - (size_t)__libsplit_splitorigin) /
+            get_local_size(__libsplit_d)
+      : get_group_id(__libsplit_d);
+}
+__LIBSPLIT_FN size_t __libsplit_global_offset(uint __libsplit_d, uint __libsplit_splitdim,
+    ulong __libsplit_numgroups, ulong __libsplit_splitorigin) {
+  return __libsplit_d == __libsplit_splitdim ? (size_t)__libsplit_splitorigin
+                                             : get_global_offset(__libsplit_d);
+}
+#define get_global_size(d) __libsplit_global_size((d), __libsplit_splitdim, __libsplit_numgroups, __libsplit_splitorigin)
+#define get_num_groups(d) __libsplit_num_groups((d), __libsplit_splitdim, __libsplit_numgroups, __libsplit_splitorigin)
+#define get_group_id(d) __libsplit_group_id((d), __libsplit_splitdim, __libsplit_numgroups, __libsplit_splitorigin)
+#define get_global_offset(d) __libsplit_global_offset((d), __libsplit_splitdim, __libsplit_numgroups, __libsplit_splitorigin)
+#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
+__LIBSPLIT_FN size_t __libsplit_global_linear_id(uint __libsplit_splitdim,
+    ulong __libsplit_numgroups, ulong __libsplit_splitorigin) {
+  size_t __libsplit_id = 0;
+  for (uint __libsplit_d = get_work_dim(); __libsplit_d-- > 0;)
+    __libsplit_id = __libsplit_id * __libsplit_global_size(__libsplit_d, __libsplit_splitdim,
+                                        __libsplit_numgroups, __libsplit_splitorigin) +
+                    (get_global_id(__libsplit_d) -
+                     __libsplit_global_offset(__libsplit_d, __libsplit_splitdim,
+                                              __libsplit_numgroups, __libsplit_splitorigin));
+  return __libsplit_id;
+}
+#define get_global_linear_id() __libsplit_global_linear_id(__libsplit_splitdim, __libsplit_numgroups, __libsplit_splitorigin)
+#endif
+)";
+
+} // namespace
+
+std::string buildPrelude(const ProgramFacts &Program, const ThreadingPlan &Plan,
+                         llvm::StringRef MainFileName) {
+  std::string Text;
+  llvm::raw_string_ostream Out(Text);
+  Out << PreludeFunctions;
+  if (!Plan.CallMacros.empty())
+    Out << "/* Calls of functions that take the appended arguments too. */\n";
+  for (const std::string &Name : Plan.CallMacros) {
+    auto It = Program.Functions.find(Name);
+    bool Nullary = It != Program.Functions.end() && It->second.HasNullaryDecl;
+    if (Nullary)
+      Out << "#define " << Name << "() " << Name << "(" << appendedArgNames() << ")\n";
+    else
+      Out << "#define " << Name << "(...) " << Name << "(__VA_ARGS__, " << appendedArgNames()
+          << ")\n";
+  }
+  Out << "#line 1 \"" << escapeForLineDirective(MainFileName) << "\"\n";
+  return Text;
+}
+
+} // namespace libsplit

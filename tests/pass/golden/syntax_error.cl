@@ -1,0 +1,1 @@
+__kernel void broken(__global float *out) { out[0] = undeclared_name; }
