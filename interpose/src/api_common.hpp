@@ -1,0 +1,55 @@
+// What every entry point file shares: the export macro, pass-through forwarding and the
+// one-line argument checks that return the native error code.
+#pragma once
+
+#include "buffer.hpp"
+#include "context.hpp"
+#include "event.hpp"
+#include "info.hpp"
+#include "kernel.hpp"
+#include "platform.hpp"
+#include "program.hpp"
+#include "queue.hpp"
+#include "runtime.hpp"
+
+#define LIBSPLIT_API extern "C" __attribute__((visibility("default")))
+
+namespace libsplit {
+
+// The value an entry point returns when no OpenCL implementation could be loaded at all.
+template <typename R> R unavailable() {
+  if constexpr (std::is_same_v<R, cl_int>)
+    return CL_PLATFORM_NOT_FOUND_KHR;
+  else if constexpr (std::is_void_v<R>)
+    return;
+  else
+    return R{};
+}
+
+} // namespace libsplit
+
+// In pass-through mode (LIBSPLIT_DISABLE, a malformed control, or libsplit could not start)
+// the app's call goes to the real implementation untouched, with the app's own handles.
+#define LIBSPLIT_FORWARD_IF_PASS_THROUGH(Name, ...)                                                \
+  ::libsplit::Runtime &RT = ::libsplit::runtime();                                                 \
+  if (!RT.splitting()) {                                                                           \
+    if (!RT.usable() || !RT.real().Name)                                                           \
+      return ::libsplit::unavailable<decltype(RT.real().Name(__VA_ARGS__))>();                     \
+    return RT.real().Name(__VA_ARGS__);                                                            \
+  }
+
+// Returns Error from the entry point when Condition holds.
+#define LIBSPLIT_CHECK(Condition, Error)                                                           \
+  do {                                                                                             \
+    if (Condition)                                                                                 \
+      return Error;                                                                                \
+  } while (false)
+
+// The same for entry points that return an object and report through errcode_ret.
+#define LIBSPLIT_CHECK_RET(Condition, Error, ErrorRet)                                             \
+  do {                                                                                             \
+    if (Condition) {                                                                               \
+      ::libsplit::setError(ErrorRet, Error);                                                       \
+      return nullptr;                                                                              \
+    }                                                                                              \
+  } while (false)

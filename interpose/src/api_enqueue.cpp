@@ -1,0 +1,463 @@
+// Entry points: everything enqueued on a command queue.
+#include "api_common.hpp"
+#include "launch.hpp"
+
+#include <cstring>
+
+using namespace libsplit;
+
+namespace {
+
+// Enqueues Body on Q after the app's wait list; blocks when asked; hands out the event. A
+// blocking command that failed returns its error, as the native call would.
+template <typename Fn>
+cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *WaitList,
+               cl_event *EventOut, bool Blocking, Fn Body) {
+  std::vector<std::shared_ptr<Event>> Dependencies;
+  if (cl_int Error = resolveWaitList(NumWait, WaitList, Q.context(), Dependencies);
+      Error != CL_SUCCESS)
+    return Error;
+  auto Done = Q.enqueue(Type, std::move(Dependencies), std::move(Body));
+  cl_int Result = CL_SUCCESS;
+  if (Blocking && Done->wait() < 0)
+    Result = Done->status();
+  returnEvent(Done, EventOut);
+  return Result;
+}
+
+bool hostCannotRead(const Buffer &B) {
+  return B.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
+}
+bool hostCannotWrite(const Buffer &B) {
+  return B.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
+}
+
+// A rectangle in a linear buffer: the byte offset of each row.
+struct RectRows {
+  size_t RowBytes = 0;
+  std::vector<size_t> Offsets;
+};
+
+// Checks the rect arguments the way the specification does and lists each row's offset.
+cl_int rectRows(const size_t *Origin, const size_t *Region, size_t RowPitch, size_t SlicePitch,
+                size_t Limit, RectRows &Out) {
+  if (!Origin || !Region || Region[0] == 0 || Region[1] == 0 || Region[2] == 0)
+    return CL_INVALID_VALUE;
+  if (RowPitch == 0)
+    RowPitch = Region[0];
+  if (SlicePitch == 0)
+    SlicePitch = Region[1] * RowPitch;
+  if (RowPitch < Region[0] || SlicePitch < Region[1] * RowPitch || (SlicePitch % RowPitch) != 0)
+    return CL_INVALID_VALUE;
+  const size_t Last = Origin[0] + Origin[1] * RowPitch + Origin[2] * SlicePitch +
+                      (Region[2] - 1) * SlicePitch + (Region[1] - 1) * RowPitch + Region[0];
+  if (Last > Limit)
+    return CL_INVALID_VALUE;
+  Out.RowBytes = Region[0];
+  for (size_t Z = 0; Z < Region[2]; ++Z)
+    for (size_t Y = 0; Y < Region[1]; ++Y)
+      Out.Offsets.push_back(Origin[0] + (Origin[1] + Y) * RowPitch + (Origin[2] + Z) * SlicePitch);
+  return CL_SUCCESS;
+}
+
+RangeSet rowsIn(Buffer &B, const RectRows &Rows) {
+  RangeSet Ranges;
+  const size_t Base = B.rootOffset();
+  for (size_t Offset : Rows.Offsets)
+    Ranges.add(Base + Offset, Base + Offset + Rows.RowBytes);
+  return Ranges;
+}
+
+#define LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, MemHandle)                                          \
+  Queue *Q = asQueue(QueueHandle);                                                                 \
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);                                                    \
+  Buffer *B = asBuffer(MemHandle);                                                                 \
+  LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);                                                       \
+  LIBSPLIT_CHECK(&B->context() != &Q->context(), CL_INVALID_CONTEXT)
+
+} // namespace
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue QueueHandle, cl_mem Mem,
+                                                    cl_bool Blocking, size_t Offset, size_t Size,
+                                                    void *Pointer, cl_uint NumWait,
+                                                    const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueReadBuffer, QueueHandle, Mem, Blocking, Offset, Size,
+                                   Pointer, NumWait, WaitList, Event);
+  LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
+  LIBSPLIT_CHECK(!Pointer || Size == 0 || Offset + Size > B->size() || Offset + Size < Offset,
+                 CL_INVALID_VALUE);
+  LIBSPLIT_CHECK(hostCannotRead(*B), CL_INVALID_OPERATION);
+  auto Keep = B->shared_from_this();
+  return enqueue(*Q, CL_COMMAND_READ_BUFFER, NumWait, WaitList, Event, Blocking,
+                 [Keep, Offset, Size, Pointer](libsplit::Event &) {
+                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+                   return Keep->read(Offset, Size, Pointer);
+                 });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandle, cl_mem Mem,
+                                                     cl_bool Blocking, size_t Offset, size_t Size,
+                                                     const void *Pointer, cl_uint NumWait,
+                                                     const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWriteBuffer, QueueHandle, Mem, Blocking, Offset, Size,
+                                   Pointer, NumWait, WaitList, Event);
+  LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
+  LIBSPLIT_CHECK(!Pointer || Size == 0 || Offset + Size > B->size() || Offset + Size < Offset,
+                 CL_INVALID_VALUE);
+  LIBSPLIT_CHECK(hostCannotWrite(*B), CL_INVALID_OPERATION);
+  auto Keep = B->shared_from_this();
+  return enqueue(*Q, CL_COMMAND_WRITE_BUFFER, NumWait, WaitList, Event, Blocking,
+                 [Keep, Offset, Size, Pointer](libsplit::Event &) {
+                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+                   Keep->write(Offset, Size, Pointer);
+                   return CL_SUCCESS;
+                 });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle, cl_mem Source,
+                                                    cl_mem Target, size_t SourceOffset,
+                                                    size_t TargetOffset, size_t Size,
+                                                    cl_uint NumWait, const cl_event *WaitList,
+                                                    cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueCopyBuffer, QueueHandle, Source, Target, SourceOffset,
+                                   TargetOffset, Size, NumWait, WaitList, Event);
+  LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Source);
+  Buffer *T = asBuffer(Target);
+  LIBSPLIT_CHECK(!T, CL_INVALID_MEM_OBJECT);
+  LIBSPLIT_CHECK(&T->context() != &Q->context(), CL_INVALID_CONTEXT);
+  LIBSPLIT_CHECK(Size == 0 || SourceOffset + Size > B->size() || TargetOffset + Size > T->size(),
+                 CL_INVALID_VALUE);
+  const size_t SourceBase = B->rootOffset() + SourceOffset;
+  const size_t TargetBase = T->rootOffset() + TargetOffset;
+  LIBSPLIT_CHECK(&B->root() == &T->root() && SourceBase < TargetBase + Size &&
+                     TargetBase < SourceBase + Size,
+                 CL_MEM_COPY_OVERLAP);
+  auto From = B->shared_from_this(), To = T->shared_from_this();
+  return enqueue(*Q, CL_COMMAND_COPY_BUFFER, NumWait, WaitList, Event, false,
+                 [From, To, SourceBase, TargetOffset, Size](libsplit::Event &) {
+                   std::lock_guard<std::mutex> Lock(From->context().dataLock());
+                   Buffer &Root = From->root();
+                   if (cl_int E = Root.fetchToHost(RangeSet(SourceBase, SourceBase + Size));
+                       E != CL_SUCCESS)
+                     return E;
+                   To->write(TargetOffset, Size, Root.hostData() + SourceBase);
+                   return CL_SUCCESS;
+                 });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue QueueHandle, cl_mem Mem,
+                                                    const void *Pattern, size_t PatternSize,
+                                                    size_t Offset, size_t Size, cl_uint NumWait,
+                                                    const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueFillBuffer, QueueHandle, Mem, Pattern, PatternSize,
+                                   Offset, Size, NumWait, WaitList, Event);
+  LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
+  const bool PowerOfTwo = PatternSize && (PatternSize & (PatternSize - 1)) == 0;
+  LIBSPLIT_CHECK(!Pattern || !PowerOfTwo || PatternSize > 128 || Offset % PatternSize ||
+                     Size % PatternSize || Offset + Size > B->size(),
+                 CL_INVALID_VALUE);
+  auto Keep = B->shared_from_this();
+  std::vector<std::uint8_t> Bytes(static_cast<const std::uint8_t *>(Pattern),
+                                  static_cast<const std::uint8_t *>(Pattern) + PatternSize);
+  return enqueue(*Q, CL_COMMAND_FILL_BUFFER, NumWait, WaitList, Event, false,
+                 [Keep, Bytes, Offset, Size](libsplit::Event &) {
+                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+                   Buffer &Root = Keep->root();
+                   const size_t Base = Keep->rootOffset() + Offset;
+                   std::uint8_t *Host = Root.hostData() + Base;
+                   for (size_t At = 0; At < Size; At += Bytes.size())
+                     std::memcpy(Host + At, Bytes.data(), Bytes.size());
+                   Root.wroteOnHost(RangeSet(Base, Base + Size));
+                   return CL_SUCCESS;
+                 });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBufferRect(
+    cl_command_queue QueueHandle, cl_mem Mem, cl_bool Blocking, const size_t *BufferOrigin,
+    const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch, size_t BufferSlicePitch,
+    size_t HostRowPitch, size_t HostSlicePitch, void *Pointer, cl_uint NumWait,
+    const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueReadBufferRect, QueueHandle, Mem, Blocking,
+                                   BufferOrigin, HostOrigin, Region, BufferRowPitch,
+                                   BufferSlicePitch, HostRowPitch, HostSlicePitch, Pointer, NumWait,
+                                   WaitList, Event);
+  LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
+  LIBSPLIT_CHECK(!Pointer, CL_INVALID_VALUE);
+  LIBSPLIT_CHECK(hostCannotRead(*B), CL_INVALID_OPERATION);
+  RectRows InBuffer, InHost;
+  if (cl_int E =
+          rectRows(BufferOrigin, Region, BufferRowPitch, BufferSlicePitch, B->size(), InBuffer);
+      E != CL_SUCCESS)
+    return E;
+  if (cl_int E = rectRows(HostOrigin, Region, HostRowPitch, HostSlicePitch, SIZE_MAX, InHost);
+      E != CL_SUCCESS)
+    return E;
+  auto Keep = B->shared_from_this();
+  return enqueue(*Q, CL_COMMAND_READ_BUFFER_RECT, NumWait, WaitList, Event, Blocking,
+                 [Keep, InBuffer, InHost, Pointer](libsplit::Event &) {
+                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+                   Buffer &Root = Keep->root();
+                   if (cl_int E = Root.fetchToHost(rowsIn(*Keep, InBuffer)); E != CL_SUCCESS)
+                     return E;
+                   const std::uint8_t *Host = Root.hostData() + Keep->rootOffset();
+                   for (size_t Row = 0; Row < InBuffer.Offsets.size(); ++Row)
+                     std::memcpy(static_cast<std::uint8_t *>(Pointer) + InHost.Offsets[Row],
+                                 Host + InBuffer.Offsets[Row], InBuffer.RowBytes);
+                   return CL_SUCCESS;
+                 });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
+    cl_command_queue QueueHandle, cl_mem Mem, cl_bool Blocking, const size_t *BufferOrigin,
+    const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch, size_t BufferSlicePitch,
+    size_t HostRowPitch, size_t HostSlicePitch, const void *Pointer, cl_uint NumWait,
+    const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWriteBufferRect, QueueHandle, Mem, Blocking,
+                                   BufferOrigin, HostOrigin, Region, BufferRowPitch,
+                                   BufferSlicePitch, HostRowPitch, HostSlicePitch, Pointer, NumWait,
+                                   WaitList, Event);
+  LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
+  LIBSPLIT_CHECK(!Pointer, CL_INVALID_VALUE);
+  LIBSPLIT_CHECK(hostCannotWrite(*B), CL_INVALID_OPERATION);
+  RectRows InBuffer, InHost;
+  if (cl_int E =
+          rectRows(BufferOrigin, Region, BufferRowPitch, BufferSlicePitch, B->size(), InBuffer);
+      E != CL_SUCCESS)
+    return E;
+  if (cl_int E = rectRows(HostOrigin, Region, HostRowPitch, HostSlicePitch, SIZE_MAX, InHost);
+      E != CL_SUCCESS)
+    return E;
+  auto Keep = B->shared_from_this();
+  return enqueue(*Q, CL_COMMAND_WRITE_BUFFER_RECT, NumWait, WaitList, Event, Blocking,
+                 [Keep, InBuffer, InHost, Pointer](libsplit::Event &) {
+                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+                   for (size_t Row = 0; Row < InBuffer.Offsets.size(); ++Row)
+                     Keep->write(InBuffer.Offsets[Row], InBuffer.RowBytes,
+                                 static_cast<const std::uint8_t *>(Pointer) + InHost.Offsets[Row]);
+                   return CL_SUCCESS;
+                 });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue QueueHandle, cl_mem Source, cl_mem Target, const size_t *SourceOrigin,
+    const size_t *TargetOrigin, const size_t *Region, size_t SourceRowPitch,
+    size_t SourceSlicePitch, size_t TargetRowPitch, size_t TargetSlicePitch, cl_uint NumWait,
+    const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(
+      clEnqueueCopyBufferRect, QueueHandle, Source, Target, SourceOrigin, TargetOrigin, Region,
+      SourceRowPitch, SourceSlicePitch, TargetRowPitch, TargetSlicePitch, NumWait, WaitList, Event);
+  LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Source);
+  Buffer *T = asBuffer(Target);
+  LIBSPLIT_CHECK(!T, CL_INVALID_MEM_OBJECT);
+  LIBSPLIT_CHECK(&T->context() != &Q->context(), CL_INVALID_CONTEXT);
+  RectRows From, To;
+  if (cl_int E = rectRows(SourceOrigin, Region, SourceRowPitch, SourceSlicePitch, B->size(), From);
+      E != CL_SUCCESS)
+    return E;
+  if (cl_int E = rectRows(TargetOrigin, Region, TargetRowPitch, TargetSlicePitch, T->size(), To);
+      E != CL_SUCCESS)
+    return E;
+  LIBSPLIT_CHECK(&B->root() == &T->root() &&
+                     rowsIn(*B, From).intersection(rowsIn(*T, To)).totalBytes() > 0,
+                 CL_MEM_COPY_OVERLAP);
+  auto S = B->shared_from_this(), D = T->shared_from_this();
+  return enqueue(*Q, CL_COMMAND_COPY_BUFFER_RECT, NumWait, WaitList, Event, false,
+                 [S, D, From, To](libsplit::Event &) {
+                   std::lock_guard<std::mutex> Lock(S->context().dataLock());
+                   Buffer &Root = S->root();
+                   if (cl_int E = Root.fetchToHost(rowsIn(*S, From)); E != CL_SUCCESS)
+                     return E;
+                   const std::uint8_t *Host = Root.hostData() + S->rootOffset();
+                   for (size_t Row = 0; Row < From.Offsets.size(); ++Row)
+                     D->write(To.Offsets[Row], From.RowBytes, Host + From.Offsets[Row]);
+                   return CL_SUCCESS;
+                 });
+}
+
+LIBSPLIT_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue QueueHandle, cl_mem Mem,
+                                                  cl_bool Blocking, cl_map_flags Flags,
+                                                  size_t Offset, size_t Size, cl_uint NumWait,
+                                                  const cl_event *WaitList, cl_event *Event,
+                                                  cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMapBuffer, QueueHandle, Mem, Blocking, Flags, Offset,
+                                   Size, NumWait, WaitList, Event, ErrorRet);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK_RET(!Q, CL_INVALID_COMMAND_QUEUE, ErrorRet);
+  Buffer *B = asBuffer(Mem);
+  LIBSPLIT_CHECK_RET(!B, CL_INVALID_MEM_OBJECT, ErrorRet);
+  LIBSPLIT_CHECK_RET(&B->context() != &Q->context(), CL_INVALID_CONTEXT, ErrorRet);
+  LIBSPLIT_CHECK_RET(Size == 0 || Offset + Size > B->size(), CL_INVALID_VALUE, ErrorRet);
+  const cl_map_flags Known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  LIBSPLIT_CHECK_RET((Flags & ~Known) || ((Flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
+                                          (Flags & (CL_MAP_READ | CL_MAP_WRITE))),
+                     CL_INVALID_VALUE, ErrorRet);
+  LIBSPLIT_CHECK_RET((Flags & CL_MAP_READ) && hostCannotRead(*B), CL_INVALID_OPERATION, ErrorRet);
+  LIBSPLIT_CHECK_RET((Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+                         hostCannotWrite(*B),
+                     CL_INVALID_OPERATION, ErrorRet);
+  // The mapped pointer is the host copy itself (the app's memory for CL_MEM_USE_HOST_PTR, as
+  // the specification requires), known before the command runs.
+  Buffer &Root = B->root();
+  const size_t Base = B->rootOffset() + Offset;
+  void *Pointer = Root.hostData() + Base;
+  B->addMapping({Pointer, Offset, Size, Flags});
+  auto Keep = B->shared_from_this();
+  const cl_int Result = enqueue(*Q, CL_COMMAND_MAP_BUFFER, NumWait, WaitList, Event, Blocking,
+                                [Keep, Base, Size, Flags](libsplit::Event &) {
+                                  if (Flags & CL_MAP_WRITE_INVALIDATE_REGION)
+                                    return CL_SUCCESS;
+                                  std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+                                  return Keep->root().fetchToHost(RangeSet(Base, Base + Size));
+                                });
+  setError(ErrorRet, Result);
+  if (Result != CL_SUCCESS) {
+    Buffer::Mapping Dropped;
+    B->takeMapping(Pointer, Dropped);
+    return nullptr;
+  }
+  return Pointer;
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue QueueHandle, cl_mem Mem,
+                                                        void *Pointer, cl_uint NumWait,
+                                                        const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueUnmapMemObject, QueueHandle, Mem, Pointer, NumWait,
+                                   WaitList, Event);
+  LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
+  Buffer::Mapping M;
+  LIBSPLIT_CHECK(!B->takeMapping(Pointer, M), CL_INVALID_VALUE);
+  auto Keep = B->shared_from_this();
+  return enqueue(*Q, CL_COMMAND_UNMAP_MEM_OBJECT, NumWait, WaitList, Event, false,
+                 [Keep, M](libsplit::Event &) {
+                   if (M.Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) {
+                     std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+                     const size_t Base = Keep->rootOffset() + M.Offset;
+                     Keep->root().wroteOnHost(RangeSet(Base, Base + M.Bytes));
+                   }
+                   return CL_SUCCESS;
+                 });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(
+    cl_command_queue QueueHandle, cl_uint NumObjects, const cl_mem *Objects,
+    cl_mem_migration_flags Flags, cl_uint NumWait, const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMigrateMemObjects, QueueHandle, NumObjects, Objects,
+                                   Flags, NumWait, WaitList, Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  LIBSPLIT_CHECK(NumObjects == 0 || !Objects, CL_INVALID_VALUE);
+  LIBSPLIT_CHECK(Flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED),
+                 CL_INVALID_VALUE);
+  for (cl_uint I = 0; I < NumObjects; ++I)
+    LIBSPLIT_CHECK(!asBuffer(Objects[I]), CL_INVALID_MEM_OBJECT);
+  // libsplit places data itself at each launch; a migration hint has nothing to do.
+  return enqueue(*Q, CL_COMMAND_MIGRATE_MEM_OBJECTS, NumWait, WaitList, Event, false,
+                 [](libsplit::Event &) { return CL_SUCCESS; });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHandle,
+                                                       cl_kernel KernelHandle, cl_uint WorkDim,
+                                                       const size_t *GlobalOffset,
+                                                       const size_t *GlobalSize,
+                                                       const size_t *LocalSize, cl_uint NumWait,
+                                                       const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueNDRangeKernel, QueueHandle, KernelHandle, WorkDim,
+                                   GlobalOffset, GlobalSize, LocalSize, NumWait, WaitList, Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  Kernel *K = asKernel(KernelHandle);
+  LIBSPLIT_CHECK(!K, CL_INVALID_KERNEL);
+  LIBSPLIT_CHECK(&K->program().context() != &Q->context(), CL_INVALID_CONTEXT);
+  LIBSPLIT_CHECK(WorkDim < 1 || WorkDim > 3, CL_INVALID_WORK_DIMENSION);
+  LIBSPLIT_CHECK(!GlobalSize, CL_INVALID_GLOBAL_WORK_SIZE);
+  LIBSPLIT_CHECK(!K->allArgsSet(), CL_INVALID_KERNEL_ARGS);
+  LaunchRequest R;
+  R.WorkDim = WorkDim;
+  size_t GroupSize = 1;
+  for (cl_uint D = 0; D < WorkDim; ++D) {
+    LIBSPLIT_CHECK(GlobalSize[D] == 0, CL_INVALID_GLOBAL_WORK_SIZE);
+    R.Global[D] = GlobalSize[D];
+    R.Offset[D] = GlobalOffset ? GlobalOffset[D] : 0;
+    if (LocalSize) {
+      LIBSPLIT_CHECK(LocalSize[D] == 0 || GlobalSize[D] % LocalSize[D] != 0,
+                     CL_INVALID_WORK_GROUP_SIZE);
+      LIBSPLIT_CHECK(LocalSize[D] > Q->exec().MaxWorkItemSizes[D], CL_INVALID_WORK_ITEM_SIZE);
+      R.Local[D] = LocalSize[D];
+      GroupSize *= LocalSize[D];
+    }
+  }
+  LIBSPLIT_CHECK(GroupSize > Q->exec().MaxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE);
+  R.LocalGiven = LocalSize != nullptr;
+  R.Args = K->snapshotArgs();
+  auto Keep = K->shared_from_this();
+  auto QueueKeep = Q->shared_from_this();
+  return enqueue(*Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
+                 [Keep, QueueKeep, R](libsplit::Event &Done) {
+                   return executeLaunch(*QueueKeep, *Keep, R, Done);
+                 });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueTask(cl_command_queue QueueHandle, cl_kernel KernelHandle,
+                                              cl_uint NumWait, const cl_event *WaitList,
+                                              cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueTask, QueueHandle, KernelHandle, NumWait, WaitList,
+                                   Event);
+  const size_t One = 1;
+  return clEnqueueNDRangeKernel(QueueHandle, KernelHandle, 1, nullptr, &One, &One, NumWait,
+                                WaitList, Event);
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue QueueHandle,
+                                                      void(CL_CALLBACK *)(void *), void *, size_t,
+                                                      cl_uint, const cl_mem *, const void **,
+                                                      cl_uint, const cl_event *, cl_event *) {
+  Runtime &RT = runtime();
+  if (!RT.splitting())
+    return CL_INVALID_OPERATION;
+  LIBSPLIT_CHECK(!asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
+  return CL_INVALID_OPERATION; // devices report no CL_EXEC_NATIVE_KERNEL under libsplit
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue QueueHandle,
+                                                            cl_uint NumWait,
+                                                            const cl_event *WaitList,
+                                                            cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMarkerWithWaitList, QueueHandle, NumWait, WaitList,
+                                   Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  // Commands run in order, so "after everything before it" holds by construction.
+  return enqueue(*Q, CL_COMMAND_MARKER, NumWait, WaitList, Event, false,
+                 [](libsplit::Event &) { return CL_SUCCESS; });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue QueueHandle,
+                                                             cl_uint NumWait,
+                                                             const cl_event *WaitList,
+                                                             cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueBarrierWithWaitList, QueueHandle, NumWait, WaitList,
+                                   Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  return enqueue(*Q, CL_COMMAND_BARRIER, NumWait, WaitList, Event, false,
+                 [](libsplit::Event &) { return CL_SUCCESS; });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueMarker(cl_command_queue QueueHandle, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMarker, QueueHandle, Event);
+  LIBSPLIT_CHECK(asQueue(QueueHandle) && !Event, CL_INVALID_VALUE);
+  return clEnqueueMarkerWithWaitList(QueueHandle, 0, nullptr, Event);
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue QueueHandle) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueBarrier, QueueHandle);
+  return clEnqueueBarrierWithWaitList(QueueHandle, 0, nullptr, nullptr);
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue QueueHandle,
+                                                       cl_uint NumEvents,
+                                                       const cl_event *EventList) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWaitForEvents, QueueHandle, NumEvents, EventList);
+  LIBSPLIT_CHECK(asQueue(QueueHandle) && (NumEvents == 0 || !EventList), CL_INVALID_VALUE);
+  return clEnqueueBarrierWithWaitList(QueueHandle, NumEvents, EventList, nullptr);
+}

@@ -1,0 +1,219 @@
+// Entry points: memory objects (buffers, sub-buffers; images, pipes and SVM are refused the
+// way the specification allows for devices without them).
+#include "api_common.hpp"
+
+using namespace libsplit;
+
+namespace {
+
+constexpr cl_mem_flags AccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags HostAccessFlags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags KnownFlags = AccessFlags | HostAccessFlags | CL_MEM_USE_HOST_PTR |
+                                    CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+
+bool moreThanOne(cl_mem_flags Bits) { return (Bits & (Bits - 1)) != 0; }
+
+cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, void *HostPtr,
+                  cl_int *ErrorRet) {
+  Context *C = asContext(ContextHandle);
+  LIBSPLIT_CHECK_RET(!C, CL_INVALID_CONTEXT, ErrorRet);
+  if (!(Flags & AccessFlags))
+    Flags |= CL_MEM_READ_WRITE;
+  LIBSPLIT_CHECK_RET((Flags & ~KnownFlags) || moreThanOne(Flags & AccessFlags) ||
+                         moreThanOne(Flags & HostAccessFlags) ||
+                         ((Flags & CL_MEM_USE_HOST_PTR) &&
+                          (Flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
+                     CL_INVALID_VALUE, ErrorRet);
+  LIBSPLIT_CHECK_RET(Size == 0, CL_INVALID_BUFFER_SIZE, ErrorRet);
+  const bool WantsHostPtr = Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  LIBSPLIT_CHECK_RET(WantsHostPtr != (HostPtr != nullptr), CL_INVALID_HOST_PTR, ErrorRet);
+  auto B = Buffer::create(C->shared_from_this(), Flags, Size, HostPtr);
+  const cl_int Error = B->initialize();
+  if (Error != CL_SUCCESS) {
+    B->release();
+    setError(ErrorRet, Error);
+    return nullptr;
+  }
+  if (Flags & CL_MEM_COPY_HOST_PTR)
+    B->write(0, Size, HostPtr);
+  setError(ErrorRet, CL_SUCCESS);
+  return B.get();
+}
+
+} // namespace
+
+LIBSPLIT_API cl_mem CL_API_CALL clCreateBuffer(cl_context ContextHandle, cl_mem_flags Flags,
+                                               size_t Size, void *HostPtr, cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateBuffer, ContextHandle, Flags, Size, HostPtr, ErrorRet);
+  return makeBuffer(ContextHandle, Flags, Size, HostPtr, ErrorRet);
+}
+
+LIBSPLIT_API cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context ContextHandle,
+                                                             const cl_mem_properties *Properties,
+                                                             cl_mem_flags Flags, size_t Size,
+                                                             void *HostPtr, cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateBufferWithProperties, ContextHandle, Properties, Flags,
+                                   Size, HostPtr, ErrorRet);
+  // OpenCL 3.0 defines no buffer property; any is invalid.
+  LIBSPLIT_CHECK_RET(Properties && Properties[0] != 0, CL_INVALID_PROPERTY, ErrorRet);
+  return makeBuffer(ContextHandle, Flags, Size, HostPtr, ErrorRet);
+}
+
+LIBSPLIT_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem BufferHandle, cl_mem_flags Flags,
+                                                  cl_buffer_create_type Type, const void *Info,
+                                                  cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateSubBuffer, BufferHandle, Flags, Type, Info, ErrorRet);
+  Buffer *Parent = asBuffer(BufferHandle);
+  LIBSPLIT_CHECK_RET(!Parent || Parent->parent(), CL_INVALID_MEM_OBJECT, ErrorRet);
+  LIBSPLIT_CHECK_RET(Type != CL_BUFFER_CREATE_TYPE_REGION || !Info, CL_INVALID_VALUE, ErrorRet);
+  const auto *Region = static_cast<const cl_buffer_region *>(Info);
+  LIBSPLIT_CHECK_RET(Region->size == 0, CL_INVALID_BUFFER_SIZE, ErrorRet);
+  LIBSPLIT_CHECK_RET(Region->origin + Region->size > Parent->size() ||
+                         Region->origin + Region->size < Region->origin,
+                     CL_INVALID_VALUE, ErrorRet);
+  LIBSPLIT_CHECK_RET(Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR),
+                     CL_INVALID_VALUE, ErrorRet);
+  auto Sub = Buffer::create(Parent->shared_from_this(), Flags, Region->origin, Region->size);
+  // The primary device's real sub-buffer judges the origin (CL_MISALIGNED_SUB_BUFFER_OFFSET).
+  cl_int Error = Sub->initialize();
+  if (Error != CL_SUCCESS) {
+    Sub->release();
+    setError(ErrorRet, Error);
+    return nullptr;
+  }
+  setError(ErrorRet, CL_SUCCESS);
+  return Sub.get();
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clRetainMemObject(cl_mem Mem) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainMemObject, Mem);
+  Buffer *B = asBuffer(Mem);
+  LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
+  B->retain();
+  return CL_SUCCESS;
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clReleaseMemObject(cl_mem Mem) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseMemObject, Mem);
+  Buffer *B = asBuffer(Mem);
+  LIBSPLIT_CHECK(!B || !B->release(), CL_INVALID_MEM_OBJECT);
+  return CL_SUCCESS;
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem Mem, cl_mem_info Param, size_t ValueSize,
+                                                   void *Value, size_t *SizeRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetMemObjectInfo, Mem, Param, ValueSize, Value, SizeRet);
+  Buffer *B = asBuffer(Mem);
+  LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
+  switch (Param) {
+  case CL_MEM_TYPE:
+    return returnValue<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER, ValueSize, Value, SizeRet);
+  case CL_MEM_FLAGS:
+    return returnValue<cl_mem_flags>(B->flags(), ValueSize, Value, SizeRet);
+  case CL_MEM_SIZE:
+    return returnValue<size_t>(B->size(), ValueSize, Value, SizeRet);
+  case CL_MEM_HOST_PTR:
+    return returnValue<void *>(B->hostPtr(), ValueSize, Value, SizeRet);
+  case CL_MEM_MAP_COUNT:
+    return returnValue<cl_uint>(B->MapCount.load(), ValueSize, Value, SizeRet);
+  case CL_MEM_REFERENCE_COUNT:
+    return returnValue<cl_uint>(B->appReferences(), ValueSize, Value, SizeRet);
+  case CL_MEM_CONTEXT:
+    return returnValue<cl_context>(&B->context(), ValueSize, Value, SizeRet);
+  case CL_MEM_ASSOCIATED_MEMOBJECT:
+    return returnValue<cl_mem>(B->parent(), ValueSize, Value, SizeRet);
+  case CL_MEM_OFFSET:
+    return returnValue<size_t>(B->origin(), ValueSize, Value, SizeRet);
+  case CL_MEM_USES_SVM_POINTER:
+    return returnValue<cl_bool>(CL_FALSE, ValueSize, Value, SizeRet);
+  case CL_MEM_PROPERTIES:
+    return returnInfo(nullptr, 0, ValueSize, Value, SizeRet);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clSetMemObjectDestructorCallback(
+    cl_mem Mem, void(CL_CALLBACK *Notify)(cl_mem, void *), void *UserData) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSetMemObjectDestructorCallback, Mem, Notify, UserData);
+  Buffer *B = asBuffer(Mem);
+  LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
+  LIBSPLIT_CHECK(!Notify, CL_INVALID_VALUE);
+  B->addDestructorCallback(Notify, UserData);
+  return CL_SUCCESS;
+}
+
+// Images: the devices report CL_DEVICE_IMAGE_SUPPORT = CL_FALSE under libsplit, and for such
+// devices the specification's answer to image creation is CL_INVALID_OPERATION.
+LIBSPLIT_API cl_mem CL_API_CALL clCreateImage(cl_context ContextHandle, cl_mem_flags Flags,
+                                              const cl_image_format *Format,
+                                              const cl_image_desc *Desc, void *HostPtr,
+                                              cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateImage, ContextHandle, Flags, Format, Desc, HostPtr,
+                                   ErrorRet);
+  LIBSPLIT_CHECK_RET(!asContext(ContextHandle), CL_INVALID_CONTEXT, ErrorRet);
+  RT.log().once("images", config::LogLevel::Warn,
+                "images are not supported yet: image creation returns CL_INVALID_OPERATION");
+  setError(ErrorRet, CL_INVALID_OPERATION);
+  return nullptr;
+}
+
+LIBSPLIT_API cl_mem CL_API_CALL clCreateImageWithProperties(
+    cl_context ContextHandle, const cl_mem_properties *Properties, cl_mem_flags Flags,
+    const cl_image_format *Format, const cl_image_desc *Desc, void *HostPtr, cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateImageWithProperties, ContextHandle, Properties, Flags,
+                                   Format, Desc, HostPtr, ErrorRet);
+  return clCreateImage(ContextHandle, Flags, Format, Desc, HostPtr, ErrorRet);
+}
+
+LIBSPLIT_API cl_mem CL_API_CALL clCreateImage2D(cl_context ContextHandle, cl_mem_flags Flags,
+                                                const cl_image_format *Format, size_t Width,
+                                                size_t Height, size_t RowPitch, void *HostPtr,
+                                                cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateImage2D, ContextHandle, Flags, Format, Width, Height,
+                                   RowPitch, HostPtr, ErrorRet);
+  return clCreateImage(ContextHandle, Flags, Format, nullptr, HostPtr, ErrorRet);
+}
+
+LIBSPLIT_API cl_mem CL_API_CALL clCreateImage3D(cl_context ContextHandle, cl_mem_flags Flags,
+                                                const cl_image_format *Format, size_t Width,
+                                                size_t Height, size_t Depth, size_t RowPitch,
+                                                size_t SlicePitch, void *HostPtr,
+                                                cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateImage3D, ContextHandle, Flags, Format, Width, Height,
+                                   Depth, RowPitch, SlicePitch, HostPtr, ErrorRet);
+  return clCreateImage(ContextHandle, Flags, Format, nullptr, HostPtr, ErrorRet);
+}
+
+LIBSPLIT_API cl_int CL_API_CALL
+clGetSupportedImageFormats(cl_context ContextHandle, cl_mem_flags Flags, cl_mem_object_type Type,
+                           cl_uint NumEntries, cl_image_format *Formats, cl_uint *NumFormats) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetSupportedImageFormats, ContextHandle, Flags, Type,
+                                   NumEntries, Formats, NumFormats);
+  LIBSPLIT_CHECK(!asContext(ContextHandle), CL_INVALID_CONTEXT);
+  if (NumFormats)
+    *NumFormats = 0;
+  return CL_SUCCESS;
+}
+
+LIBSPLIT_API cl_mem CL_API_CALL clCreatePipe(cl_context ContextHandle, cl_mem_flags Flags,
+                                             cl_uint PacketSize, cl_uint MaxPackets,
+                                             const cl_pipe_properties *Properties,
+                                             cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreatePipe, ContextHandle, Flags, PacketSize, MaxPackets,
+                                   Properties, ErrorRet);
+  LIBSPLIT_CHECK_RET(!asContext(ContextHandle), CL_INVALID_CONTEXT, ErrorRet);
+  setError(ErrorRet, CL_INVALID_OPERATION);
+  return nullptr;
+}
+
+LIBSPLIT_API void *CL_API_CALL clSVMAlloc(cl_context ContextHandle, cl_svm_mem_flags Flags,
+                                          size_t Size, cl_uint Alignment) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSVMAlloc, ContextHandle, Flags, Size, Alignment);
+  return nullptr; // the devices report no SVM capability
+}
+
+LIBSPLIT_API void CL_API_CALL clSVMFree(cl_context ContextHandle, void *Pointer) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSVMFree, ContextHandle, Pointer);
+}

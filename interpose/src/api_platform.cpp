@@ -1,0 +1,179 @@
+// Entry points: platforms, devices, sub-devices, extension functions, timers.
+#include "api_common.hpp"
+
+using namespace libsplit;
+
+namespace {
+
+// Real device ids to libsplit's, in the same order; sub-devices the app made are found through
+// their objects, root devices through the runtime.
+cl_int mapDevices(const std::vector<cl_device_id> &Real, cl_uint NumEntries,
+                  cl_device_id *Devices) {
+  for (cl_uint I = 0; I < Real.size() && I < NumEntries; ++I) {
+    Device *Ours = runtime().findRootDevice(Real[I]);
+    if (!Ours)
+      return CL_OUT_OF_HOST_MEMORY;
+    Devices[I] = Ours;
+  }
+  return CL_SUCCESS;
+}
+
+} // namespace
+
+LIBSPLIT_API cl_int CL_API_CALL clGetPlatformIDs(cl_uint NumEntries, cl_platform_id *Platforms,
+                                                 cl_uint *NumPlatforms) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetPlatformIDs, NumEntries, Platforms, NumPlatforms);
+  LIBSPLIT_CHECK((NumEntries == 0 && Platforms) || (!Platforms && !NumPlatforms), CL_INVALID_VALUE);
+  const auto &All = RT.platforms();
+  if (All.empty())
+    return CL_PLATFORM_NOT_FOUND_KHR;
+  for (cl_uint I = 0; Platforms && I < NumEntries && I < All.size(); ++I)
+    Platforms[I] = All[I].get();
+  if (NumPlatforms)
+    *NumPlatforms = static_cast<cl_uint>(All.size());
+  return CL_SUCCESS;
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id Platform, cl_platform_info Param,
+                                                  size_t ValueSize, void *Value, size_t *SizeRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetPlatformInfo, Platform, Param, ValueSize, Value, SizeRet);
+  libsplit::Platform *P = asPlatform(Platform);
+  if (!Platform && !RT.platforms().empty())
+    P = RT.platforms().front().get();
+  LIBSPLIT_CHECK(!P, CL_INVALID_PLATFORM);
+  return RT.real().clGetPlatformInfo(P->real(), Param, ValueSize, Value, SizeRet);
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id Platform, cl_device_type Type,
+                                               cl_uint NumEntries, cl_device_id *Devices,
+                                               cl_uint *NumDevices) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetDeviceIDs, Platform, Type, NumEntries, Devices, NumDevices);
+  libsplit::Platform *P = asPlatform(Platform);
+  if (!Platform && !RT.platforms().empty())
+    P = RT.platforms().front().get();
+  LIBSPLIT_CHECK(!P, CL_INVALID_PLATFORM);
+  cl_uint Count = 0;
+  cl_int Error = RT.real().clGetDeviceIDs(P->real(), Type, 0, nullptr, &Count);
+  if (Error != CL_SUCCESS)
+    return Error;
+  LIBSPLIT_CHECK((NumEntries == 0 && Devices) || (!Devices && !NumDevices), CL_INVALID_VALUE);
+  std::vector<cl_device_id> Real(Count);
+  Error = RT.real().clGetDeviceIDs(P->real(), Type, Count, Real.data(), nullptr);
+  if (Error != CL_SUCCESS)
+    return Error;
+  if (NumDevices)
+    *NumDevices = Count;
+  return Devices ? mapDevices(Real, NumEntries, Devices) : CL_SUCCESS;
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clGetDeviceInfo(cl_device_id DeviceHandle, cl_device_info Param,
+                                                size_t ValueSize, void *Value, size_t *SizeRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetDeviceInfo, DeviceHandle, Param, ValueSize, Value, SizeRet);
+  Device *D = asDevice(DeviceHandle);
+  LIBSPLIT_CHECK(!D, CL_INVALID_DEVICE);
+  switch (Param) {
+  case CL_DEVICE_PLATFORM:
+    return returnValue<cl_platform_id>(&D->platform(), ValueSize, Value, SizeRet);
+  case CL_DEVICE_PARENT_DEVICE:
+    return returnValue<cl_device_id>(D->parent(), ValueSize, Value, SizeRet);
+  case CL_DEVICE_REFERENCE_COUNT:
+    return returnValue<cl_uint>(D->isRoot() ? 1 : D->appReferences(), ValueSize, Value, SizeRet);
+  // Images, SVM and pipes are not split by libsplit: the devices say they have none, so that
+  // the app takes its non-image path (or reports clearly that it needs them).
+  case CL_DEVICE_IMAGE_SUPPORT:
+    return returnValue<cl_bool>(CL_FALSE, ValueSize, Value, SizeRet);
+  case CL_DEVICE_SVM_CAPABILITIES:
+    return returnValue<cl_device_svm_capabilities>(0, ValueSize, Value, SizeRet);
+  case CL_DEVICE_PIPE_SUPPORT:
+    return returnValue<cl_bool>(CL_FALSE, ValueSize, Value, SizeRet);
+  case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+    return returnValue<cl_device_device_enqueue_capabilities>(0, ValueSize, Value, SizeRet);
+  default:
+    return RT.real().clGetDeviceInfo(D->real(), Param, ValueSize, Value, SizeRet);
+  }
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clCreateSubDevices(cl_device_id InDevice,
+                                                   const cl_device_partition_property *Properties,
+                                                   cl_uint NumDevices, cl_device_id *OutDevices,
+                                                   cl_uint *NumDevicesRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateSubDevices, InDevice, Properties, NumDevices, OutDevices,
+                                   NumDevicesRet);
+  Device *D = asDevice(InDevice);
+  LIBSPLIT_CHECK(!D, CL_INVALID_DEVICE);
+  std::vector<cl_device_id> Real(OutDevices ? NumDevices : 0);
+  cl_uint Made = 0;
+  cl_int Error = RT.real().clCreateSubDevices(D->real(), Properties, NumDevices,
+                                              OutDevices ? Real.data() : nullptr, &Made);
+  if (Error != CL_SUCCESS)
+    return Error;
+  if (NumDevicesRet)
+    *NumDevicesRet = Made;
+  // Sub-devices the app makes are its devices like any other; libsplit does not split onto
+  // them (LIBSPLIT_SUBDEVICES does that) but keeps them usable.
+  for (cl_uint I = 0; OutDevices && I < Made; ++I) {
+    auto Sub = Device::create(RT.real(), D->platform(), Real[I], D);
+    OutDevices[I] = Sub.get();
+  }
+  return CL_SUCCESS;
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clRetainDevice(cl_device_id DeviceHandle) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainDevice, DeviceHandle);
+  Device *D = asDevice(DeviceHandle);
+  LIBSPLIT_CHECK(!D, CL_INVALID_DEVICE);
+  if (!D->isRoot())
+    D->retain();
+  return CL_SUCCESS;
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clReleaseDevice(cl_device_id DeviceHandle) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseDevice, DeviceHandle);
+  Device *D = asDevice(DeviceHandle);
+  LIBSPLIT_CHECK(!D, CL_INVALID_DEVICE);
+  if (!D->isRoot() && !D->release())
+    return CL_INVALID_DEVICE;
+  return CL_SUCCESS;
+}
+
+// Extension functions take handles too: a vendor's pointer would receive libsplit's objects and
+// crash, so none is handed out (the spec's answer for an unsupported extension).
+LIBSPLIT_API void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id Platform,
+                                                                        const char *Name) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetExtensionFunctionAddressForPlatform, Platform, Name);
+  RT.log().once(std::string("ext:") + (Name ? Name : ""), config::LogLevel::Info,
+                "extension function ", Name ? Name : "(null)", " is not available under libsplit");
+  return nullptr;
+}
+
+LIBSPLIT_API void *CL_API_CALL clGetExtensionFunctionAddress(const char *Name) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetExtensionFunctionAddress, Name);
+  return clGetExtensionFunctionAddressForPlatform(nullptr, Name);
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id DeviceHandle,
+                                                        cl_ulong *DeviceTimestamp,
+                                                        cl_ulong *HostTimestamp) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetDeviceAndHostTimer, DeviceHandle, DeviceTimestamp,
+                                   HostTimestamp);
+  Device *D = asDevice(DeviceHandle);
+  LIBSPLIT_CHECK(!D, CL_INVALID_DEVICE);
+  LIBSPLIT_CHECK(!RT.real().clGetDeviceAndHostTimer, CL_INVALID_OPERATION);
+  return RT.real().clGetDeviceAndHostTimer(D->real(), DeviceTimestamp, HostTimestamp);
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clGetHostTimer(cl_device_id DeviceHandle, cl_ulong *HostTimestamp) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetHostTimer, DeviceHandle, HostTimestamp);
+  Device *D = asDevice(DeviceHandle);
+  LIBSPLIT_CHECK(!D, CL_INVALID_DEVICE);
+  LIBSPLIT_CHECK(!RT.real().clGetHostTimer, CL_INVALID_OPERATION);
+  return RT.real().clGetHostTimer(D->real(), HostTimestamp);
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clUnloadCompiler() { return CL_SUCCESS; }
+
+LIBSPLIT_API cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id Platform) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clUnloadPlatformCompiler, Platform);
+  LIBSPLIT_CHECK(!asPlatform(Platform), CL_INVALID_PLATFORM);
+  return CL_SUCCESS;
+}

@@ -1,0 +1,103 @@
+// A buffer as the app sees it, and its copies: one real buffer per execution device (separate
+// objects even on devices of one context, as on discrete GPUs), plus the host copy (the app's
+// memory for CL_MEM_USE_HOST_PTR, else a staging copy owned by libsplit, allocated on first use).
+//
+// Validity: per place (host, each device) the exact set of bytes that hold the newest data.
+// A sub-buffer keeps no state of its own: it forwards to its root buffer with its origin added.
+//
+// Locking contract: the data functions run on a queue's executor thread with the context's
+// data lock held; real transfers run on device workers, which the caller waits for.
+#pragma once
+
+#include "context.hpp"
+#include "handles.hpp"
+#include "range_set.hpp"
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace libsplit {
+
+class Buffer : public _cl_mem, public RefCounted<Buffer> {
+public:
+  using DestructorCallback = void(CL_CALLBACK *)(cl_mem, void *);
+
+  Buffer(std::shared_ptr<Context> Owner, cl_mem_flags Flags, size_t Size, void *HostPtr);
+  Buffer(std::shared_ptr<Buffer> Parent, cl_mem_flags Flags, size_t Origin, size_t Size);
+  ~Buffer();
+
+  // Creates the primary device's real buffer (so the app gets the native error for a size the
+  // device refuses) and takes CL_MEM_COPY_HOST_PTR data.
+  cl_int initialize();
+
+  Context &context() const { return *Owner; }
+  cl_mem_flags flags() const { return Flags; }
+  size_t size() const { return Size; }
+  void *hostPtr() const { return HostPtr; }
+  Buffer *parent() const { return Parent.get(); }
+  size_t origin() const { return Origin; }
+  Buffer &root() { return Parent ? Parent->root() : *this; }
+  size_t rootOffset() const { return Parent ? Parent->rootOffset() + Origin : 0; }
+
+  // This buffer's real object on a device (created on first use); null with Error set when the
+  // device cannot hold it (e.g. a sub-buffer origin its alignment rules refuse).
+  cl_mem realOn(ExecDevice &Device, cl_int &Error);
+
+  // Host-side data of the root buffer (the staging copy is allocated on first use).
+  std::uint8_t *hostData();
+
+  // In root-buffer byte coordinates.
+  RangeSet missingOn(std::size_t DeviceIndex, const RangeSet &Wanted);
+  cl_int fetchToHost(const RangeSet &Wanted);
+  // Runs on the device's worker: writes host data of Ranges into the device copy.
+  cl_int pushOnWorker(ExecDevice &Device, const RangeSet &Ranges);
+  void markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges);
+  void wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges);
+  void wroteOnHost(const RangeSet &Ranges);
+  bool validOnHost(const RangeSet &Ranges);
+
+  // Copies [Offset, Offset + Bytes) of this buffer into Destination, from wherever each byte is
+  // valid (device reads run in parallel).
+  cl_int read(size_t Offset, size_t Bytes, void *Destination);
+  // Host data replaces [Offset, Offset + Bytes) of this buffer.
+  void write(size_t Offset, size_t Bytes, const void *Source);
+
+  void addDestructorCallback(DestructorCallback Fn, void *UserData);
+  std::atomic<cl_uint> MapCount{0};
+
+  // Live mappings (clEnqueueMapBuffer), so that unmapping knows what the host may have written.
+  struct Mapping {
+    void *Pointer;
+    size_t Offset; // in this buffer
+    size_t Bytes;
+    cl_map_flags Flags;
+  };
+  void addMapping(const Mapping &M);
+  bool takeMapping(void *Pointer, Mapping &M);
+
+private:
+  struct FreeDeleter {
+    void operator()(std::uint8_t *P) const { std::free(P); }
+  };
+
+  std::shared_ptr<Context> Owner;
+  std::shared_ptr<Buffer> Parent;
+  cl_mem_flags Flags;
+  size_t Size;
+  size_t Origin = 0;
+  void *HostPtr = nullptr;
+
+  std::mutex Mutex;         // guards Real and Staging creation
+  std::vector<cl_mem> Real; // per execution device, may be null
+  std::unique_ptr<std::uint8_t, FreeDeleter> Staging;
+  RangeSet HostValid;                // root buffers only
+  std::vector<RangeSet> DeviceValid; // root buffers only
+  std::vector<std::pair<DestructorCallback, void *>> DestructorCallbacks;
+  std::vector<Mapping> Mappings;
+};
+
+Buffer *asBuffer(cl_mem Handle);
+
+} // namespace libsplit

@@ -1,0 +1,204 @@
+#include "context.hpp"
+
+#include "runtime.hpp"
+
+#include <algorithm>
+
+namespace libsplit {
+
+namespace {
+
+std::string realDeviceName(cl_device_id Device) {
+  size_t Size = 0;
+  const RealApi &Real = runtime().real();
+  if (Real.clGetDeviceInfo(Device, CL_DEVICE_NAME, 0, nullptr, &Size) != CL_SUCCESS)
+    return "?";
+  std::string Name(Size, '\0');
+  Real.clGetDeviceInfo(Device, CL_DEVICE_NAME, Size, Name.data(), nullptr);
+  while (!Name.empty() && Name.back() == '\0')
+    Name.pop_back();
+  return Name;
+}
+
+cl_platform_id realPlatformOf(cl_device_id Device) {
+  cl_platform_id Platform = nullptr;
+  runtime().real().clGetDeviceInfo(Device, CL_DEVICE_PLATFORM, sizeof(Platform), &Platform,
+                                   nullptr);
+  return Platform;
+}
+
+// The app's properties with libsplit's platform handle replaced by the real one.
+std::vector<cl_context_properties> realProperties(const cl_context_properties *Properties) {
+  std::vector<cl_context_properties> Real;
+  for (const cl_context_properties *P = Properties; P && *P; P += 2) {
+    cl_context_properties Value = P[1];
+    if (P[0] == CL_CONTEXT_PLATFORM)
+      if (Platform *Ours = asPlatform(reinterpret_cast<cl_platform_id>(Value)))
+        Value = reinterpret_cast<cl_context_properties>(Ours->real());
+    Real.push_back(P[0]);
+    Real.push_back(Value);
+  }
+  Real.push_back(0);
+  return Real;
+}
+
+} // namespace
+
+Context::Context(std::vector<Device *> AppDevices, std::vector<cl_context_properties> Properties)
+    : AppDevices(std::move(AppDevices)), Properties(std::move(Properties)) {
+  initHandle(*this, HandleMagic::Context);
+}
+
+cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Callback,
+                           void *UserData) {
+  Runtime &RT = runtime();
+  const RealApi &Real = RT.real();
+
+  // Execution devices: the app's own first (so [0] is the primary), then the split devices.
+  struct Wanted {
+    cl_device_id Real;
+    Device *Visible;
+    bool Splits;
+  };
+  std::vector<Wanted> Devices;
+  const auto &Split = RT.splitDevices();
+  for (Device *D : AppDevices) {
+    const bool Splits =
+        RT.splitting() && std::find(Split.begin(), Split.end(), D->real()) != Split.end();
+    Devices.push_back({D->real(), D, Splits});
+  }
+  if (RT.splitting())
+    for (cl_device_id D : Split)
+      if (std::none_of(Devices.begin(), Devices.end(),
+                       [&](const Wanted &W) { return W.Real == D; })) {
+        cl_device_id Root = D;
+        cl_device_id Parent = nullptr;
+        if (Real.clGetDeviceInfo(D, CL_DEVICE_PARENT_DEVICE, sizeof(Parent), &Parent, nullptr) ==
+                CL_SUCCESS &&
+            Parent)
+          Root = Parent;
+        Devices.push_back({D, RT.findRootDevice(Root), true});
+      }
+
+  // One real context per real platform. The app's platform gets the app's own properties, so
+  // that invalid properties fail exactly as they would natively.
+  const cl_platform_id AppPlatform = AppDevices.front()->platform().real();
+  std::map<cl_platform_id, std::vector<cl_device_id>> ByPlatform;
+  for (const Wanted &W : Devices)
+    ByPlatform[realPlatformOf(W.Real)].push_back(W.Real);
+  for (auto &[Platform, Ids] : ByPlatform) {
+    std::vector<cl_context_properties> Props =
+        Platform == AppPlatform
+            ? realProperties(AppProperties)
+            : std::vector<cl_context_properties>{
+                  CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(Platform), 0};
+    cl_int Error = CL_SUCCESS;
+    cl_context RealContext =
+        Real.clCreateContext(Props.data(), static_cast<cl_uint>(Ids.size()), Ids.data(),
+                             Platform == AppPlatform ? Callback : nullptr,
+                             Platform == AppPlatform ? UserData : nullptr, &Error);
+    if (!RealContext) {
+      if (Platform == AppPlatform)
+        return Error;
+      RT.log().warn("cannot create a context on platform of " + realDeviceName(Ids.front()) +
+                    " (error " + std::to_string(Error) + "); its devices are not used");
+      continue;
+    }
+    RealContexts[Platform] = RealContext;
+  }
+
+  for (const Wanted &W : Devices) {
+    auto Found = RealContexts.find(realPlatformOf(W.Real));
+    if (Found == RealContexts.end())
+      continue;
+    auto Exec = std::make_unique<ExecDevice>();
+    Exec->Index = this->Exec.size();
+    Exec->Name = realDeviceName(W.Real);
+    Exec->Real = W.Real;
+    Exec->RealContext = Found->second;
+    Exec->Visible = W.Visible;
+    Exec->Splits = W.Splits;
+    Real.clGetDeviceInfo(W.Real, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(size_t),
+                         &Exec->MaxWorkGroupSize, nullptr);
+    Exec->MaxWorkItemSizes.assign(3, 1);
+    Real.clGetDeviceInfo(W.Real, CL_DEVICE_MAX_WORK_ITEM_SIZES, 3 * sizeof(size_t),
+                         Exec->MaxWorkItemSizes.data(), nullptr);
+    Real.clGetDeviceInfo(W.Real, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(cl_ulong), &Exec->LocalMemSize,
+                         nullptr);
+    cl_int Error = CL_SUCCESS;
+    Exec->RealQueue =
+        Real.clCreateCommandQueue(Exec->RealContext, W.Real, CL_QUEUE_PROFILING_ENABLE, &Error);
+    if (!Exec->RealQueue) {
+      if (this->Exec.empty())
+        return Error;
+      RT.log().warn("cannot create a queue on " + Exec->Name + " (error " + std::to_string(Error) +
+                    "); it is not used");
+      continue;
+    }
+    Exec->Worker = std::make_unique<DeviceWorker>();
+    this->Exec.push_back(std::move(Exec));
+  }
+  // A single splitting device is no split: everything then runs on the primary.
+  if (splitDevices().size() < 2)
+    for (auto &E : Exec)
+      E->Splits = false;
+  return CL_SUCCESS;
+}
+
+Context::~Context() {
+  for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend(); ++It)
+    It->first(this, It->second);
+  const RealApi &Real = runtime().real();
+  for (auto &E : Exec) {
+    E->Worker.reset(); // finish and join before the queue goes away
+    if (E->RealQueue)
+      Real.clReleaseCommandQueue(E->RealQueue);
+  }
+  for (auto &[Platform, RealContext] : RealContexts)
+    Real.clReleaseContext(RealContext);
+}
+
+ExecDevice *Context::execFor(const Device *AppDevice) {
+  for (auto &E : Exec)
+    if (E->Visible == AppDevice && E->Real == AppDevice->real())
+      return E.get();
+  return nullptr;
+}
+
+std::vector<ExecDevice *> Context::splitDevices() {
+  std::vector<ExecDevice *> Result;
+  for (auto &E : Exec)
+    if (E->Splits)
+      Result.push_back(E.get());
+  return Result;
+}
+
+void Context::addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void *),
+                                    void *UserData) {
+  DestructorCallbacks.emplace_back(Callback, UserData);
+}
+
+cl_int runOnDevices(std::vector<DeviceJob> Jobs) {
+  if (Jobs.empty())
+    return CL_SUCCESS;
+  Countdown AllDone(static_cast<int>(Jobs.size()));
+  std::vector<cl_int> Results(Jobs.size(), CL_SUCCESS);
+  for (std::size_t I = 0; I < Jobs.size(); ++I)
+    Jobs[I].Device->Worker->post([&, I] {
+      Results[I] = Jobs[I].Run();
+      AllDone.done();
+    });
+  AllDone.wait();
+  for (cl_int Result : Results)
+    if (Result != CL_SUCCESS)
+      return Result;
+  return CL_SUCCESS;
+}
+
+Context *asContext(cl_context Handle) {
+  if (!Handle || Handle->Magic != static_cast<std::uint32_t>(HandleMagic::Context))
+    return nullptr;
+  return static_cast<Context *>(Handle);
+}
+
+} // namespace libsplit

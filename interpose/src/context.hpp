@@ -1,0 +1,76 @@
+// A context as the application made it, and underneath it the devices libsplit executes on:
+// the app's own devices plus every selected split device, each with a real context (one per
+// real platform), a real in-order queue with profiling, and a worker thread.
+#pragma once
+
+#include "device_worker.hpp"
+#include "handles.hpp"
+#include "platform.hpp"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace libsplit {
+
+struct ExecDevice {
+  std::size_t Index = 0;
+  std::string Name;
+  cl_device_id Real = nullptr;
+  cl_context RealContext = nullptr; // owned by the Context
+  cl_command_queue RealQueue = nullptr;
+  Device *Visible = nullptr; // the app's view of it, or the root device a sub-device came from
+  bool Splits = false;       // takes part in split launches
+  std::size_t MaxWorkGroupSize = 0;
+  std::vector<std::size_t> MaxWorkItemSizes;
+  cl_ulong LocalMemSize = 0;
+  std::unique_ptr<DeviceWorker> Worker;
+};
+
+class Context : public _cl_context, public RefCounted<Context> {
+public:
+  using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
+
+  Context(std::vector<Device *> AppDevices, std::vector<cl_context_properties> Properties);
+  ~Context();
+
+  // Creates the real contexts, queues and workers. Returns the real implementation's error for
+  // the app's own devices and properties (so the app sees native error codes).
+  cl_int initialize(const cl_context_properties *AppProperties, Notify Callback, void *UserData);
+
+  const std::vector<Device *> &appDevices() const { return AppDevices; }
+  const std::vector<cl_context_properties> &properties() const { return Properties; }
+  std::vector<std::unique_ptr<ExecDevice>> &devices() { return Exec; }
+  ExecDevice &primary() { return *Exec.front(); }
+  ExecDevice *execFor(const Device *AppDevice);
+  std::vector<ExecDevice *> splitDevices();
+
+  // Commands of all queues of this context that touch buffers run under this lock, so buffer
+  // validity bookkeeping never races (the app's own cross-queue races stay its own).
+  std::mutex &dataLock() { return DataMutex; }
+
+  void addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void *), void *UserData);
+
+private:
+  std::vector<Device *> AppDevices;
+  std::vector<cl_context_properties> Properties; // as the app gave them, for queries
+  std::map<cl_platform_id, cl_context> RealContexts;
+  std::vector<std::unique_ptr<ExecDevice>> Exec; // [0] is the app's first device
+  std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
+  std::mutex DataMutex;
+};
+
+Context *asContext(cl_context Handle);
+
+// Runs each job on its device's worker, all at once, and waits for all of them. Returns the
+// first error a job reported (jobs return CL_SUCCESS or a real OpenCL error).
+struct DeviceJob {
+  ExecDevice *Device;
+  std::function<cl_int()> Run;
+};
+cl_int runOnDevices(std::vector<DeviceJob> Jobs);
+
+} // namespace libsplit

@@ -1,0 +1,93 @@
+#include "event.hpp"
+
+#include <ctime>
+
+namespace libsplit {
+
+std::uint64_t hostNanoseconds() {
+  timespec Now;
+  clock_gettime(CLOCK_MONOTONIC_RAW, &Now);
+  return static_cast<std::uint64_t>(Now.tv_sec) * 1000000000ull +
+         static_cast<std::uint64_t>(Now.tv_nsec);
+}
+
+Event::Event(std::shared_ptr<Context> Owner, std::shared_ptr<Queue> Issuer, cl_command_type Type,
+             bool Profiled)
+    : Owner(std::move(Owner)), Issuer(std::move(Issuer)), Type(Type), Profiled(Profiled),
+      Status(Type == CL_COMMAND_USER ? CL_SUBMITTED : CL_QUEUED) {
+  initHandle(*this, HandleMagic::Event);
+  if (Profiled)
+    Stamps[0] = hostNanoseconds();
+}
+
+cl_int Event::status() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Status;
+}
+
+void Event::setStatus(cl_int NewStatus) {
+  std::vector<PendingCallback> Due;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Status <= CL_COMPLETE || NewStatus >= Status)
+      return; // finished already, or not a step forward
+    Status = NewStatus;
+    // A callback registered for state S runs once the event reaches S or beyond; an error
+    // status counts as complete.
+    for (auto It = Callbacks.begin(); It != Callbacks.end();) {
+      if (Status <= It->Trigger) {
+        Due.push_back(*It);
+        It = Callbacks.erase(It);
+      } else {
+        ++It;
+      }
+    }
+  }
+  Changed.notify_all();
+  for (const PendingCallback &C : Due)
+    C.Fn(this, NewStatus < 0 ? NewStatus : C.Trigger, C.UserData);
+}
+
+cl_int Event::wait() {
+  std::unique_lock<std::mutex> Lock(Mutex);
+  Changed.wait(Lock, [this] { return Status <= CL_COMPLETE; });
+  return Status;
+}
+
+void Event::addCallback(cl_int Trigger, Callback Fn, void *UserData) {
+  cl_int Now;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Status > Trigger) {
+      Callbacks.push_back({Trigger, Fn, UserData});
+      return;
+    }
+    Now = Status;
+  }
+  Fn(this, Now < 0 ? Now : Trigger, UserData);
+}
+
+void Event::stamp(cl_profiling_info Which, std::uint64_t Nanoseconds) {
+  const unsigned Slot = Which - CL_PROFILING_COMMAND_QUEUED;
+  if (Slot < 4) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Stamps[Slot] = Nanoseconds;
+  }
+}
+
+bool Event::profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  unsigned Slot = Which == CL_PROFILING_COMMAND_COMPLETE ? 3 : Which - CL_PROFILING_COMMAND_QUEUED;
+  if (Slot >= 4)
+    return false;
+  Nanoseconds = Stamps[Slot];
+  return true;
+}
+
+Event *asEvent(cl_event Handle) {
+  if (!Handle || Handle->Magic != static_cast<std::uint32_t>(HandleMagic::Event))
+    return nullptr;
+  return static_cast<Event *>(Handle);
+}
+
+} // namespace libsplit

@@ -1,0 +1,64 @@
+// libsplit's events: every command the app enqueues gets one, completed by libsplit when all of
+// the command's real work (possibly on several devices) is done. User events are the same
+// object without a queue.
+#pragma once
+
+#include "handles.hpp"
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace libsplit {
+
+class Context;
+class Queue;
+
+class Event : public _cl_event, public RefCounted<Event> {
+public:
+  using Callback = void(CL_CALLBACK *)(cl_event, cl_int, void *);
+
+  Event(std::shared_ptr<Context> Owner, std::shared_ptr<Queue> Issuer, cl_command_type Type,
+        bool Profiled);
+
+  Context &context() const { return *Owner; }
+  Queue *queue() const { return Issuer.get(); }
+  cl_command_type type() const { return Type; }
+  cl_int status() const;
+  bool profiled() const { return Profiled; }
+
+  // Moves the execution status forward (QUEUED > SUBMITTED > RUNNING > COMPLETE or an error)
+  // and runs the callbacks that became due, outside the lock.
+  void setStatus(cl_int Status);
+  // Waits for completion; returns CL_COMPLETE or the (negative) error status.
+  cl_int wait();
+  void addCallback(cl_int Trigger, Callback Fn, void *UserData);
+
+  // Profiling, in nanoseconds of the host's CLOCK_MONOTONIC_RAW.
+  void stamp(cl_profiling_info Which, std::uint64_t Nanoseconds);
+  bool profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds) const;
+
+private:
+  struct PendingCallback {
+    cl_int Trigger;
+    Callback Fn;
+    void *UserData;
+  };
+
+  std::shared_ptr<Context> Owner;
+  std::shared_ptr<Queue> Issuer;
+  cl_command_type Type;
+  bool Profiled;
+  mutable std::mutex Mutex;
+  std::condition_variable Changed;
+  cl_int Status;
+  std::uint64_t Stamps[4] = {0, 0, 0, 0}; // QUEUED, SUBMIT, START, END
+  std::vector<PendingCallback> Callbacks;
+};
+
+Event *asEvent(cl_event Handle);
+std::uint64_t hostNanoseconds();
+
+} // namespace libsplit

@@ -1,0 +1,102 @@
+#include "kernel.hpp"
+
+#include "runtime.hpp"
+
+namespace libsplit {
+
+Kernel::Kernel(std::shared_ptr<Program> Owner, std::string Name, cl_kernel Validation)
+    : Owner(std::move(Owner)), Name(std::move(Name)), Validation(Validation) {
+  initHandle(*this, HandleMagic::Kernel);
+  cl_uint Count = 0;
+  runtime().real().clGetKernelInfo(Validation, CL_KERNEL_NUM_ARGS, sizeof(Count), &Count, nullptr);
+  Args.resize(Count);
+  ++this->Owner->KernelCount;
+}
+
+Kernel::~Kernel() {
+  const RealApi &Real = runtime().real();
+  for (auto &[Key, K] : this->Real)
+    Real.clReleaseKernel(K);
+  Real.clReleaseKernel(Validation);
+  --Owner->KernelCount;
+}
+
+cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
+  const RealApi &Real = runtime().real();
+  KernelArg Arg;
+  cl_int Result = CL_SUCCESS;
+  // Buffers are checked with the primary device's real buffer in place of ours; everything
+  // else goes to the real implementation as it is, so that it reports the native errors.
+  Buffer *Mem = nullptr;
+  if (Value && Size == sizeof(cl_mem))
+    Mem = asBuffer(*static_cast<const cl_mem *>(Value));
+  if (Mem) {
+    cl_mem RealMem = Mem->realOn(Owner->context().primary(), Result);
+    if (!RealMem)
+      return Result;
+    Result = Real.clSetKernelArg(Validation, Index, Size, &RealMem);
+    Arg.What = KernelArg::Kind::Buffer;
+    Arg.Mem = Mem->shared_from_this();
+  } else {
+    Result = Real.clSetKernelArg(Validation, Index, Size, Value);
+    if (!Value) {
+      // NULL: a __local size, or a NULL buffer. Without argument info (not every build keeps
+      // it) a __local is far likelier.
+      cl_kernel_arg_address_qualifier Qualifier = CL_KERNEL_ARG_ADDRESS_LOCAL;
+      Real.clGetKernelArgInfo(Validation, Index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(Qualifier),
+                              &Qualifier, nullptr);
+      Arg.What = Qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL ? KernelArg::Kind::Local
+                                                          : KernelArg::Kind::NullBuffer;
+      Arg.LocalSize = Size;
+    } else {
+      Arg.What = KernelArg::Kind::Bytes;
+      const auto *Bytes = static_cast<const std::uint8_t *>(Value);
+      Arg.Value.assign(Bytes, Bytes + Size);
+    }
+  }
+  if (Result != CL_SUCCESS)
+    return Result;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Index < Args.size())
+    Args[Index] = std::move(Arg);
+  return CL_SUCCESS;
+}
+
+std::vector<KernelArg> Kernel::snapshotArgs() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Args;
+}
+
+bool Kernel::allArgsSet() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (const KernelArg &A : Args)
+    if (A.What == KernelArg::Kind::Unset)
+      return false;
+  return true;
+}
+
+cl_kernel Kernel::realFor(ExecDevice &Device, bool Split, cl_int &Error) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Error = CL_SUCCESS;
+  auto Key = std::make_pair(Device.Index, Split);
+  auto Found = Real.find(Key);
+  if (Found != Real.end())
+    return Found->second;
+  cl_program Source = Split ? Owner->splitProgramFor(Device) : Owner->original();
+  if (!Source) {
+    Error = CL_INVALID_PROGRAM_EXECUTABLE;
+    return nullptr;
+  }
+  cl_kernel K = runtime().real().clCreateKernel(Source, Name.c_str(), &Error);
+  if (K)
+    Real[Key] = K;
+  return K;
+}
+
+Kernel *asKernel(cl_kernel Handle) {
+  if (!Handle || Handle->Magic != static_cast<std::uint32_t>(HandleMagic::Kernel))
+    return nullptr;
+  return static_cast<Kernel *>(Handle);
+}
+
+} // namespace libsplit

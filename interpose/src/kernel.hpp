@@ -1,0 +1,58 @@
+// A kernel as the app made it. The app's clSetKernelArg calls are checked against a real
+// kernel of the app's own program (so errors are the native ones) and recorded; launches take a
+// snapshot of the recorded arguments and apply them on each device's own real kernel.
+#pragma once
+
+#include "buffer.hpp"
+#include "handles.hpp"
+#include "program.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace libsplit {
+
+struct KernelArg {
+  enum class Kind { Unset, Buffer, NullBuffer, Local, Bytes };
+  Kind What = Kind::Unset;
+  std::vector<std::uint8_t> Value; // Bytes: the argument's bytes
+  std::shared_ptr<Buffer> Mem;     // Buffer
+  size_t LocalSize = 0;            // Local
+};
+
+class Kernel : public _cl_kernel, public RefCounted<Kernel> {
+public:
+  Kernel(std::shared_ptr<Program> Owner, std::string Name, cl_kernel Validation);
+  ~Kernel();
+
+  Program &program() const { return *Owner; }
+  const std::string &name() const { return Name; }
+  cl_kernel validation() const { return Validation; }
+  cl_uint argCount() const { return static_cast<cl_uint>(Args.size()); }
+
+  cl_int setArg(cl_uint Index, size_t Size, const void *Value);
+  std::vector<KernelArg> snapshotArgs() const;
+  bool allArgsSet() const;
+
+  // The real kernel a device runs: the app's original kernel (Split = false) or the
+  // partition-ready one. Created on first use; used only on that device's worker.
+  cl_kernel realFor(ExecDevice &Device, bool Split, cl_int &Error);
+
+  // Why this kernel cannot split (empty if it can) and its split facts.
+  const CompiledKernel *splitFacts(std::string &Why) const { return Owner->splitKernel(Name, Why); }
+
+private:
+  std::shared_ptr<Program> Owner;
+  std::string Name;
+  cl_kernel Validation;
+  mutable std::mutex Mutex;
+  std::vector<KernelArg> Args;
+  std::map<std::pair<std::size_t, bool>, cl_kernel> Real;
+};
+
+Kernel *asKernel(cl_kernel Handle);
+
+} // namespace libsplit

@@ -1,0 +1,238 @@
+#include "kernel_compiler.hpp"
+
+#include "runtime.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+extern char **environ;
+
+namespace libsplit {
+
+namespace {
+
+std::uint64_t fnv1a(std::uint64_t Hash, const std::string &Bytes) {
+  for (unsigned char C : Bytes) {
+    Hash ^= C;
+    Hash *= 1099511628211ull;
+  }
+  return Hash ^ Bytes.size();
+}
+
+std::string directoryOf(const std::string &Path) {
+  const auto Slash = Path.rfind('/');
+  return Slash == std::string::npos ? "." : Path.substr(0, Slash);
+}
+
+bool isExecutable(const std::string &Path) { return access(Path.c_str(), X_OK) == 0; }
+
+// The tool sits next to the library in both the build tree (build/lib, build/bin) and an
+// installed tree (lib/, bin/ or libexec/libsplit/), so a moved tree still finds it.
+std::string findTool() {
+  const std::string &Configured = runtime().config().Cc;
+  if (!Configured.empty())
+    return Configured;
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&compileForSplitting), &Info) || !Info.dli_fname)
+    return {};
+  const std::string LibDir = directoryOf(Info.dli_fname);
+  for (const char *Relative : {"/../bin/libsplit-cc", "/../libexec/libsplit/libsplit-cc"}) {
+    std::string Candidate = LibDir + Relative;
+    if (isExecutable(Candidate))
+      return Candidate;
+  }
+  return {};
+}
+
+bool readFile(const std::string &Path, std::string &Text) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return false;
+  std::ostringstream Buffer;
+  Buffer << In.rdbuf();
+  Text = Buffer.str();
+  return true;
+}
+
+bool writeFileAtomically(const std::string &Path, const std::string &Text) {
+  const std::string Temporary = Path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream Out(Temporary, std::ios::binary);
+    if (!Out.write(Text.data(), static_cast<std::streamsize>(Text.size())))
+      return false;
+  }
+  return std::rename(Temporary.c_str(), Path.c_str()) == 0;
+}
+
+void makeDirectories(const std::string &Path) {
+  for (std::size_t Slash = Path.find('/', 1); Slash != std::string::npos;
+       Slash = Path.find('/', Slash + 1))
+    mkdir(Path.substr(0, Slash).c_str(), 0755);
+  mkdir(Path.c_str(), 0755);
+}
+
+// Runs the tool with LD_PRELOAD removed (the tool must not load libsplit) and stderr kept in a
+// file for the log. Returns the exit status, or -1 when it could not run.
+int runTool(const std::vector<std::string> &Arguments, const std::string &ErrorFile) {
+  std::vector<std::string> Environment;
+  for (char **E = environ; *E; ++E)
+    if (std::strncmp(*E, "LD_PRELOAD=", 11) != 0)
+      Environment.emplace_back(*E);
+  std::vector<char *> Argv, Envp;
+  for (const std::string &A : Arguments)
+    Argv.push_back(const_cast<char *>(A.c_str()));
+  Argv.push_back(nullptr);
+  for (std::string &E : Environment)
+    Envp.push_back(E.data());
+  Envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_addopen(&Actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&Actions, 2, ErrorFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  pid_t Child = 0;
+  const int Spawned = posix_spawn(&Child, Argv[0], &Actions, nullptr, Argv.data(), Envp.data());
+  posix_spawn_file_actions_destroy(&Actions);
+  if (Spawned != 0)
+    return -1;
+  int Status = 0;
+  while (waitpid(Child, &Status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+}
+
+// Reads the tool's kernel list (format: pass/README.md).
+bool parseKernelList(const std::string &Text, CompiledProgram &Out, std::string &Error) {
+  std::istringstream In(Text);
+  std::string Line;
+  if (!std::getline(In, Line) || Line != "libsplit-kernels 1") {
+    Error = "kernel list: unknown format";
+    return false;
+  }
+  bool Ended = false;
+  while (std::getline(In, Line)) {
+    std::istringstream Words(Line);
+    std::string Keyword;
+    Words >> Keyword;
+    if (Keyword == "program") {
+      std::string State;
+      Words >> State;
+      if (State == "rejected") {
+        std::getline(Words, Error);
+        Error = "the kernel compiler rejected the program:" + Error;
+      }
+    } else if (Keyword == "kernel") {
+      CompiledKernel K;
+      std::string ArgsWord, Name, Value, State;
+      Words >> K.Name >> ArgsWord >> K.AppArgCount;
+      if (ArgsWord != "args" || !Words) {
+        Error = "kernel list: bad line '" + Line + "'";
+        return false;
+      }
+      for (int I = 0; I < 3; ++I)
+        Words >> Name >> Value;
+      Words >> State;
+      K.Splittable = State == "splittable";
+      if (!K.Splittable) {
+        std::getline(Words, K.Why);
+        if (!K.Why.empty() && K.Why.front() == ' ')
+          K.Why.erase(0, 1);
+      }
+      Out.Kernels.push_back(std::move(K));
+    } else if (Keyword == "end") {
+      Ended = true;
+    }
+  }
+  if (!Ended) {
+    Error = "kernel list: truncated";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+const CompiledKernel *CompiledProgram::find(const std::string &Name) const {
+  for (const CompiledKernel &K : Kernels)
+    if (K.Name == Name)
+      return &K;
+  return nullptr;
+}
+
+CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
+                                    const std::string &BuildOptions) {
+  CompiledProgram Result;
+  const std::string Tool = findTool();
+  if (Tool.empty()) {
+    Result.Error = "the kernel compiler libsplit-cc was not found (set LIBSPLIT_CC)";
+    return Result;
+  }
+  struct stat ToolStat {};
+  stat(Tool.c_str(), &ToolStat);
+  std::string Joined;
+  for (const std::string &S : Sources)
+    Joined += S;
+  char Cwd[4096] = ".";
+  if (!getcwd(Cwd, sizeof(Cwd)))
+    std::strcpy(Cwd, ".");
+  // The key covers everything the output depends on: the tool itself, the options, the
+  // sources, and the directory quoted #includes are searched from.
+  std::uint64_t Key = 14695981039346656037ull;
+  Key = fnv1a(Key, Tool + ":" + std::to_string(ToolStat.st_size) + ":" +
+                       std::to_string(ToolStat.st_mtime));
+  Key = fnv1a(Key, BuildOptions);
+  Key = fnv1a(Key, Cwd);
+  Key = fnv1a(Key, Joined);
+  char KeyText[17];
+  std::snprintf(KeyText, sizeof(KeyText), "%016llx", static_cast<unsigned long long>(Key));
+
+  const std::string Directory = runtime().config().CacheDir + "/kernels";
+  makeDirectories(Directory);
+  const std::string Base = Directory + "/" + KeyText;
+  std::string ListText;
+  if (!(readFile(Base + ".kernels", ListText) && readFile(Base + ".cl", Result.Source) &&
+        parseKernelList(ListText, Result, Result.Error))) {
+    Result = CompiledProgram{};
+    const std::string Unique = Base + "." + std::to_string(getpid());
+    if (!writeFileAtomically(Unique + ".in.cl", Joined)) {
+      Result.Error = "cannot write to the cache directory " + Directory;
+      return Result;
+    }
+    const int Status = runTool({Tool, "-o", Unique + ".out.cl", "--kernels", Unique + ".out.list",
+                                "--build-options", BuildOptions, "--name",
+                                std::string(Cwd) + "/program.cl", Unique + ".in.cl"},
+                               Unique + ".err");
+    std::string Diagnostics;
+    readFile(Unique + ".err", Diagnostics);
+    const bool Ok = Status == 0 && readFile(Unique + ".out.list", ListText) &&
+                    readFile(Unique + ".out.cl", Result.Source) &&
+                    parseKernelList(ListText, Result, Result.Error);
+    if (Ok) {
+      // Publish atomically: another process may be compiling the same program right now.
+      std::rename((Unique + ".out.cl").c_str(), (Base + ".cl").c_str());
+      std::rename((Unique + ".out.list").c_str(), (Base + ".kernels").c_str());
+    } else if (Result.Error.empty()) {
+      Result.Error = "libsplit-cc exited with status " + std::to_string(Status) +
+                     (Diagnostics.empty() ? "" : ": " + Diagnostics.substr(0, 2000));
+    }
+    for (const char *Suffix : {".in.cl", ".out.cl", ".out.list", ".err"})
+      std::remove((Unique + Suffix).c_str());
+    if (!Ok)
+      return Result;
+  }
+  Result.Ok = Result.Error.empty();
+  return Result;
+}
+
+} // namespace libsplit

@@ -1,0 +1,33 @@
+// The runtime's side of the kernel compiler: runs the libsplit-cc tool in a child process (LLVM
+// must never be loaded into the app's process, see pass/README.md) and reads what it wrote.
+#pragma once
+
+#include "libsplit/analysis/summary.hpp"
+
+#include <string>
+#include <vector>
+
+namespace libsplit {
+
+struct CompiledKernel {
+  std::string Name;
+  unsigned AppArgCount = 0; // arguments the app sets; the appended ones follow
+  bool Splittable = false;
+  std::string Why;                 // when not splittable
+  analysis::KernelSummary Regions; // all-unknown until the region analysis provides them
+};
+
+struct CompiledProgram {
+  bool Ok = false;
+  std::string Error;  // why there is no partition-ready source
+  std::string Source; // partition-ready OpenCL C
+  std::vector<CompiledKernel> Kernels;
+  const CompiledKernel *find(const std::string &Name) const;
+};
+
+// Compiles the app's sources with its build options. Never throws; failures come back in
+// Error (the app's own build is unaffected).
+CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
+                                    const std::string &BuildOptions);
+
+} // namespace libsplit

@@ -1,0 +1,24 @@
+// clEnqueueNDRangeKernel's command: decides whether and how to split, moves the data each
+// device lacks, runs the slices in parallel and records which device holds what it wrote.
+#pragma once
+
+#include "kernel.hpp"
+#include "queue.hpp"
+
+#include <array>
+
+namespace libsplit {
+
+struct LaunchRequest {
+  cl_uint WorkDim = 1;
+  std::array<size_t, 3> Global = {1, 1, 1};
+  std::array<size_t, 3> Local = {1, 1, 1};
+  bool LocalGiven = false;
+  std::array<size_t, 3> Offset = {0, 0, 0};
+  std::vector<KernelArg> Args;
+};
+
+// Runs on the queue's executor thread.
+cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &Done);
+
+} // namespace libsplit

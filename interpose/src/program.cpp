@@ -1,0 +1,134 @@
+#include "program.hpp"
+
+#include "runtime.hpp"
+
+namespace libsplit {
+
+Program::Program(std::shared_ptr<Context> Owner, cl_program OriginalReal,
+                 std::vector<std::string> Sources)
+    : Owner(std::move(Owner)), OriginalReal(OriginalReal), Sources(std::move(Sources)) {
+  initHandle(*this, HandleMagic::Program);
+}
+
+Program::~Program() {
+  for (auto It = ReleaseCallbacks.rbegin(); It != ReleaseCallbacks.rend(); ++It)
+    It->first(this, It->second);
+  const RealApi &Real = runtime().real();
+  for (auto &[RealContext, RealProgram] : SplitReal)
+    Real.clReleaseProgram(RealProgram);
+  Real.clReleaseProgram(OriginalReal);
+}
+
+cl_int Program::build(const std::vector<cl_device_id> &RealDevices, const char *Options) {
+  const RealApi &Real = runtime().real();
+  const cl_int Result = Real.clBuildProgram(OriginalReal, static_cast<cl_uint>(RealDevices.size()),
+                                            RealDevices.empty() ? nullptr : RealDevices.data(),
+                                            Options, nullptr, nullptr);
+  if (Result != CL_SUCCESS)
+    return Result;
+  buildSplitVariant(Options ? Options : "");
+  return CL_SUCCESS;
+}
+
+void Program::buildSplitVariant(const std::string &Options) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Runtime &RT = runtime();
+  const RealApi &Real = RT.real();
+  for (auto &[RealContext, RealProgram] : SplitReal)
+    Real.clReleaseProgram(RealProgram);
+  SplitReal.clear();
+  SplitUnavailable.clear();
+  auto Devices = Owner->splitDevices();
+  if (Devices.size() < 2) {
+    SplitUnavailable = "fewer than two devices to split across";
+    return;
+  }
+  if (Sources.empty()) {
+    SplitUnavailable = "the program was not created from source";
+    return;
+  }
+  Compiled = compileForSplitting(Sources, Options);
+  if (!Compiled.Ok) {
+    SplitUnavailable = Compiled.Error;
+    RT.log().warn("program's kernels run unsplit: ", Compiled.Error);
+    return;
+  }
+  // Atomic read-modify-writes need their per-device partial results combined, which is not
+  // implemented yet: a diff merge would keep one device's counter and lose the others'.
+  if (Compiled.Source.find("atom") != std::string::npos)
+    for (CompiledKernel &K : Compiled.Kernels)
+      if (K.Splittable) {
+        K.Splittable = false;
+        K.Why = "the program uses atomics (combining per-device atomic results is not "
+                "implemented yet)";
+      }
+  // One partition-ready program per real context, built for that context's split devices.
+  std::map<cl_context, std::vector<cl_device_id>> ByContext;
+  for (ExecDevice *D : Devices)
+    ByContext[D->RealContext].push_back(D->Real);
+  for (auto &[RealContext, Ids] : ByContext) {
+    const char *Text = Compiled.Source.c_str();
+    cl_int Error = CL_SUCCESS;
+    cl_program P = Real.clCreateProgramWithSource(RealContext, 1, &Text, nullptr, &Error);
+    if (P)
+      Error = Real.clBuildProgram(P, static_cast<cl_uint>(Ids.size()), Ids.data(), Options.c_str(),
+                                  nullptr, nullptr);
+    if (Error != CL_SUCCESS) {
+      std::string Log;
+      size_t Size = 0;
+      if (P && Real.clGetProgramBuildInfo(P, Ids.front(), CL_PROGRAM_BUILD_LOG, 0, nullptr,
+                                          &Size) == CL_SUCCESS) {
+        Log.resize(Size);
+        Real.clGetProgramBuildInfo(P, Ids.front(), CL_PROGRAM_BUILD_LOG, Size, Log.data(), nullptr);
+      }
+      if (P)
+        Real.clReleaseProgram(P);
+      SplitUnavailable =
+          "the partition-ready program does not build (error " + std::to_string(Error) + ")";
+      RT.log().warn("program's kernels run unsplit: ", SplitUnavailable, "\n", Log);
+      for (auto &[C, Built] : SplitReal)
+        Real.clReleaseProgram(Built);
+      SplitReal.clear();
+      return;
+    }
+    SplitReal[RealContext] = P;
+  }
+}
+
+cl_program Program::splitProgramFor(const ExecDevice &Device) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto Found = SplitReal.find(Device.RealContext);
+  return Found == SplitReal.end() ? nullptr : Found->second;
+}
+
+const CompiledKernel *Program::splitKernel(const std::string &Name, std::string &Why) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (SplitReal.empty()) {
+    Why =
+        SplitUnavailable.empty() ? "the program has no partition-ready variant" : SplitUnavailable;
+    return nullptr;
+  }
+  const CompiledKernel *K = Compiled.find(Name);
+  if (!K) {
+    Why = "the kernel compiler did not list it";
+    return nullptr;
+  }
+  if (!K->Splittable) {
+    Why = K->Why;
+    return nullptr;
+  }
+  return K;
+}
+
+void Program::addReleaseCallback(void(CL_CALLBACK *Fn)(cl_program, void *), void *UserData) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  ReleaseCallbacks.emplace_back(Fn, UserData);
+}
+
+Program *asProgram(cl_program Handle) {
+  if (!Handle || Handle->Magic != static_cast<std::uint32_t>(HandleMagic::Program))
+    return nullptr;
+  return static_cast<Program *>(Handle);
+}
+
+} // namespace libsplit

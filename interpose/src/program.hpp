@@ -1,0 +1,57 @@
+// A program as the app made it. Underneath: the app's own program, built by the real
+// implementation on the app's devices (its build status, log and binaries are what the app
+// queries), and, when the kernel compiler produced one, a partition-ready program built on every
+// split device's real context, whose kernels run the slices of split launches.
+#pragma once
+
+#include "context.hpp"
+#include "handles.hpp"
+#include "kernel_compiler.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace libsplit {
+
+class Program : public _cl_program, public RefCounted<Program> {
+public:
+  Program(std::shared_ptr<Context> Owner, cl_program OriginalReal,
+          std::vector<std::string> Sources);
+  ~Program();
+
+  Context &context() const { return *Owner; }
+  const std::shared_ptr<Context> &contextPtr() const { return Owner; }
+  cl_program original() const { return OriginalReal; }
+  bool fromSource() const { return !Sources.empty(); }
+
+  // clBuildProgram: the real build of the app's program first (its result is the app's result),
+  // then the partition-ready variant, whose failure only means "run unsplit".
+  cl_int build(const std::vector<cl_device_id> &RealDevices, const char *Options);
+
+  // The partition-ready program on a device's real context and the kernel's split facts, or
+  // null when the kernel must run unsplit (Why says why).
+  cl_program splitProgramFor(const ExecDevice &Device) const;
+  const CompiledKernel *splitKernel(const std::string &Name, std::string &Why) const;
+
+  std::atomic<int> KernelCount{0};
+  void addReleaseCallback(void(CL_CALLBACK *Fn)(cl_program, void *), void *UserData);
+
+private:
+  void buildSplitVariant(const std::string &Options);
+
+  std::shared_ptr<Context> Owner;
+  cl_program OriginalReal;
+  std::vector<std::string> Sources;
+  mutable std::mutex Mutex;
+  std::string SplitUnavailable; // why no kernel of this program splits, if none does
+  CompiledProgram Compiled;
+  std::map<cl_context, cl_program> SplitReal;
+  std::vector<std::pair<void(CL_CALLBACK *)(cl_program, void *), void *>> ReleaseCallbacks;
+};
+
+Program *asProgram(cl_program Handle);
+
+} // namespace libsplit

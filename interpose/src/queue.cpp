@@ -1,0 +1,122 @@
+#include "queue.hpp"
+
+#include "context.hpp"
+
+namespace libsplit {
+
+Queue::Queue(std::shared_ptr<Context> Owner, Device &AppDevice, ExecDevice &Exec,
+             cl_command_queue_properties Properties, std::vector<cl_queue_properties> AppProperties)
+    : Owner(std::move(Owner)), AppDevice(AppDevice), Exec(Exec), Properties(Properties),
+      AppProperties(std::move(AppProperties)), State(std::make_shared<Executor>()) {
+  initHandle(*this, HandleMagic::Queue);
+  Thread = std::thread(run, State);
+}
+
+Queue::~Queue() {
+  {
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    State->Stopping = true;
+  }
+  State->Wake.notify_one();
+  // The last reference may be dropped by the executor thread itself (a finished command held
+  // it); that thread then ends on its own once it sees Stopping.
+  if (Thread.get_id() == std::this_thread::get_id())
+    Thread.detach();
+  else
+    Thread.join();
+}
+
+std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
+                                      std::vector<std::shared_ptr<Event>> WaitFor,
+                                      CommandBody Body) {
+  auto Done =
+      Event::create(Owner, shared_from_this(), Type, (Properties & CL_QUEUE_PROFILING_ENABLE) != 0);
+  {
+    std::lock_guard<std::mutex> Lock(LastMutex);
+    Last = Done;
+  }
+  {
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    State->Commands.push_back({Done, std::move(WaitFor), std::move(Body)});
+  }
+  State->Wake.notify_one();
+  return Done;
+}
+
+cl_int Queue::finish() {
+  std::shared_ptr<Event> Tail;
+  {
+    std::lock_guard<std::mutex> Lock(LastMutex);
+    Tail = Last;
+  }
+  if (Tail)
+    Tail->wait();
+  return CL_SUCCESS;
+}
+
+void Queue::run(std::shared_ptr<Executor> State) {
+  for (;;) {
+    Command Next;
+    {
+      std::unique_lock<std::mutex> Lock(State->Mutex);
+      State->Wake.wait(Lock, [&] { return State->Stopping || !State->Commands.empty(); });
+      if (State->Commands.empty())
+        return;
+      Next = std::move(State->Commands.front());
+      State->Commands.pop_front();
+    }
+    Event &Done = *Next.Done;
+    if (Done.profiled())
+      Done.stamp(CL_PROFILING_COMMAND_SUBMIT, hostNanoseconds());
+    Done.setStatus(CL_SUBMITTED);
+    cl_int Result = CL_SUCCESS;
+    for (const auto &Dependency : Next.WaitFor)
+      if (Dependency->wait() < 0)
+        Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    if (Result == CL_SUCCESS) {
+      if (Done.profiled())
+        Done.stamp(CL_PROFILING_COMMAND_START, hostNanoseconds());
+      Done.setStatus(CL_RUNNING);
+      Result = Next.Body(Done);
+      if (Done.profiled())
+        Done.stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
+    }
+    Next.WaitFor.clear();
+    Next.Body = nullptr;
+    Done.setStatus(Result == CL_SUCCESS ? CL_COMPLETE : (Result < 0 ? Result : -Result));
+    // Next goes out of scope here: it may hold the last reference to the Queue.
+  }
+}
+
+Queue *asQueue(cl_command_queue Handle) {
+  if (!Handle || Handle->Magic != static_cast<std::uint32_t>(HandleMagic::Queue))
+    return nullptr;
+  return static_cast<Queue *>(Handle);
+}
+
+cl_int resolveWaitList(cl_uint Count, const cl_event *List, const Context &Expected,
+                       std::vector<std::shared_ptr<Event>> &Out) {
+  if ((Count == 0) != (List == nullptr))
+    return CL_INVALID_EVENT_WAIT_LIST;
+  Out.reserve(Count);
+  for (cl_uint I = 0; I < Count; ++I) {
+    Event *E = asEvent(List[I]);
+    if (!E)
+      return CL_INVALID_EVENT_WAIT_LIST;
+    if (&E->context() != &Expected)
+      return CL_INVALID_CONTEXT;
+    Out.push_back(E->shared_from_this());
+  }
+  return CL_SUCCESS;
+}
+
+void returnEvent(const std::shared_ptr<Event> &E, cl_event *Out) {
+  // create() gave the event one application reference: it is the app's if it asked for the
+  // event, else it is dropped at once (libsplit's own shared_ptrs keep the event meanwhile).
+  if (Out)
+    *Out = E.get();
+  else
+    E->release();
+}
+
+} // namespace libsplit

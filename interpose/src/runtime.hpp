@@ -1,0 +1,56 @@
+// The one libsplit object of the process: the real OpenCL API, configuration, logging, and the
+// platforms and devices. Every entry point starts from runtime().
+#pragma once
+
+#include "platform.hpp"
+#include "real_api.hpp"
+
+#include "config/config.hpp"
+#include "config/log.hpp"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace libsplit {
+
+class Runtime {
+public:
+  Runtime();
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+
+  const RealApi &real() const { return Real; }
+  const config::Config &config() const { return Settings; }
+  config::Logger &log() { return Logger; }
+
+  // False when libsplit could not start (no loader) or runs pass-through by request or after a
+  // bad control: entry points then forward everything to the real implementation untouched.
+  bool splitting() const { return Splitting; }
+  bool usable() const { return Usable; }
+
+  const std::vector<std::unique_ptr<Platform>> &platforms() const { return Platforms; }
+  Platform *findPlatform(cl_platform_id Real) const;
+  Device *findRootDevice(cl_device_id Real) const;
+
+  // The devices a split launch may use (LIBSPLIT_DEVICES, LIBSPLIT_SUBDEVICES), as real ids.
+  const std::vector<cl_device_id> &splitDevices() const { return SplitDevices; }
+
+private:
+  void discover();
+  void selectSplitDevices();
+
+  config::Config Settings;
+  config::Logger Logger;
+  RealApi Real;
+  bool Usable = false;
+  bool Splitting = false;
+  std::vector<std::unique_ptr<Platform>> Platforms;
+  std::vector<std::shared_ptr<Device>> RootDevices;
+  std::vector<cl_device_id> SplitDevices;
+};
+
+Runtime &runtime();
+
+} // namespace libsplit
