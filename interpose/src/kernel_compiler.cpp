@@ -232,6 +232,7 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
       return Result;
   }
   Result.Ok = Result.Error.empty();
+  Result.Key = KeyText;
   return Result;
 }
 

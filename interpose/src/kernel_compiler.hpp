@@ -21,6 +21,7 @@ struct CompiledProgram {
   bool Ok = false;
   std::string Error;  // why there is no partition-ready source
   std::string Source; // partition-ready OpenCL C
+  std::string Key;    // hash of the tool, options and sources: names the program
   std::vector<CompiledKernel> Kernels;
   const CompiledKernel *find(const std::string &Name) const;
 };

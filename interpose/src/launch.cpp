@@ -5,6 +5,7 @@
 #include "libsplit/analysis/evaluator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 
@@ -12,25 +13,50 @@ namespace libsplit {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point Start) {
+  return std::chrono::duration<double>(Clock::now() - Start).count();
+}
+
 struct Slice {
   ExecDevice *Device = nullptr;
   std::size_t FirstGroup = 0;
   std::size_t EndGroup = 0;
+  double Share = 0.0;
+  // Measured while it runs.
+  double KernelSeconds = 0.0;
+  double TransferSeconds = 0.0;
+  std::uint64_t BytesIn = 0;
+  std::uint64_t BytesOut = 0;
 };
 
-// What one buffer (a root buffer: arguments that alias share one entry) needs per device.
+// What one buffer (a root buffer: arguments that alias share one entry) needs per slice.
 struct BufferPlan {
-  Buffer *Root = nullptr;
-  bool MayBeWritten = false;
-  bool Merge = false;                    // written regions unknown or overlapping: merge by diff
-  std::map<std::size_t, RangeSet> Need;  // by device index: bytes that must be valid before
-  std::map<std::size_t, RangeSet> Write; // by device index: bytes it may write
-  std::map<std::size_t, RangeSet> Missing;
+  bool Writes = false;
+  bool Merge = false;            // written regions unknown or overlapping: merge by diff
+  std::vector<RangeSet> Need;    // per slice: bytes that must be valid before it runs
+  std::vector<RangeSet> Write;   // per slice: bytes it may write
+  std::vector<RangeSet> Missing; // per slice: Need minus what is already valid there
 };
 
 RangeSet wholeOf(Buffer &B) {
   const size_t Base = B.rootOffset();
   return RangeSet(Base, Base + B.size());
+}
+
+// Analysis ranges are relative to the argument's pointer; validity is kept per root buffer.
+RangeSet toRoot(const analysis::IntervalSet &Ranges, Buffer &B) {
+  RangeSet Out;
+  const std::int64_t Base = static_cast<std::int64_t>(B.rootOffset());
+  const std::int64_t Size = static_cast<std::int64_t>(B.size());
+  for (const analysis::ByteRange &R : Ranges.ranges()) {
+    const std::int64_t Begin = std::max<std::int64_t>(R.Begin, 0);
+    const std::int64_t End = std::min<std::int64_t>(R.End, Size);
+    if (Begin < End)
+      Out.add(static_cast<size_t>(Base + Begin), static_cast<size_t>(Base + End));
+  }
+  return Out;
 }
 
 cl_int setArgs(cl_kernel Real, ExecDevice &Device, const std::vector<KernelArg> &Args) {
@@ -64,6 +90,30 @@ cl_int setArgs(cl_kernel Real, ExecDevice &Device, const std::vector<KernelArg> 
   return CL_SUCCESS;
 }
 
+// Enqueues the kernel, waits, and returns its profiled duration in Seconds.
+cl_int runKernel(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R,
+                 const std::array<size_t, 3> &Offset, const std::array<size_t, 3> &Global,
+                 bool UseLocal, double &Seconds) {
+  const RealApi &Api = runtime().real();
+  cl_event Done = nullptr;
+  cl_int Error =
+      Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim, Offset.data(), Global.data(),
+                                 UseLocal ? R.Local.data() : nullptr, 0, nullptr, &Done);
+  if (Error != CL_SUCCESS)
+    return Error;
+  Error = Api.clWaitForEvents(1, &Done);
+  cl_ulong Start = 0, End = 0;
+  if (Error == CL_SUCCESS &&
+      Api.clGetEventProfilingInfo(Done, CL_PROFILING_COMMAND_START, sizeof(Start), &Start,
+                                  nullptr) == CL_SUCCESS &&
+      Api.clGetEventProfilingInfo(Done, CL_PROFILING_COMMAND_END, sizeof(End), &End, nullptr) ==
+          CL_SUCCESS &&
+      End >= Start)
+    Seconds = static_cast<double>(End - Start) * 1e-9;
+  Api.clReleaseEvent(Done);
+  return Error;
+}
+
 bool readOnlyForKernels(const Buffer &B) {
   const Buffer *Top = &B;
   // A sub-buffer inherits its parent's access unless it says otherwise.
@@ -72,35 +122,45 @@ bool readOnlyForKernels(const Buffer &B) {
   return Top && (Top->flags() & CL_MEM_READ_ONLY);
 }
 
+LaunchRecord recordOf(const Kernel &K, const LaunchRequest &R) {
+  LaunchRecord Rec;
+  Rec.Kernel = K.name();
+  Rec.WorkDim = R.WorkDim;
+  for (cl_uint D = 0; D < R.WorkDim; ++D) {
+    Rec.Global[D] = R.Global[D];
+    Rec.Local[D] = R.LocalGiven ? R.Local[D] : 0;
+    Rec.Offset[D] = R.Offset[D];
+  }
+  return Rec;
+}
+
 // The whole launch on one device, with the app's own NDRange (NULL local size included).
-cl_int runWhole(Queue &Q, Kernel &K, const LaunchRequest &R, ExecDevice &Device) {
+cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std::string &Reason) {
+  const auto Start = Clock::now();
   std::vector<std::pair<Buffer *, RangeSet>> Missing;
+  std::uint64_t BytesIn = 0;
   for (const KernelArg &A : R.Args)
-    if (A.What == KernelArg::Kind::Buffer)
+    if (A.What == KernelArg::Kind::Buffer) {
       Missing.emplace_back(A.Mem.get(), A.Mem->missingOn(Device.Index, wholeOf(*A.Mem)));
+      BytesIn += Missing.back().second.totalBytes();
+    }
   for (auto &[B, Ranges] : Missing)
     if (cl_int Error = B->fetchToHost(Ranges); Error != CL_SUCCESS)
       return Error;
-  const cl_int Result =
-      runOnDevices({{&Device, [&]() -> cl_int {
-                       for (auto &[B, Ranges] : Missing)
-                         if (cl_int Error = B->pushOnWorker(Device, Ranges); Error != CL_SUCCESS)
-                           return Error;
-                       cl_int Error = CL_SUCCESS;
-                       cl_kernel Real = K.realFor(Device, false, Error);
-                       if (!Real)
-                         return Error;
-                       if ((Error = setArgs(Real, Device, R.Args)) != CL_SUCCESS)
-                         return Error;
-                       const RealApi &Api = runtime().real();
-                       Error = Api.clEnqueueNDRangeKernel(
-                           Device.RealQueue, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
-                           R.LocalGiven ? R.Local.data() : nullptr, 0, nullptr, nullptr);
-                       if (Error != CL_SUCCESS)
-                         return Error;
-                       return Api.clFinish(Device.RealQueue);
-                     }}});
-  (void)Q;
+  double KernelSeconds = 0.0;
+  const cl_int Result = runOnDevices(
+      {{&Device, [&]() -> cl_int {
+          for (auto &[B, Ranges] : Missing)
+            if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
+              return E;
+          cl_int Error = CL_SUCCESS;
+          cl_kernel Real = K.realFor(Device, false, Error);
+          if (!Real)
+            return Error;
+          if ((Error = setArgs(Real, Device, R.Args)) != CL_SUCCESS)
+            return Error;
+          return runKernel(Device, Real, R, R.Offset, R.Global, R.LocalGiven, KernelSeconds);
+        }}});
   for (auto &[B, Ranges] : Missing)
     B->markValidOn(Device.Index, Ranges);
   if (Result != CL_SUCCESS)
@@ -108,25 +168,71 @@ cl_int runWhole(Queue &Q, Kernel &K, const LaunchRequest &R, ExecDevice &Device)
   for (const KernelArg &A : R.Args)
     if (A.What == KernelArg::Kind::Buffer && !readOnlyForKernels(*A.Mem))
       A.Mem->wroteOn(Device.Index, wholeOf(*A.Mem));
+
+  LaunchRecord Rec = recordOf(K, R);
+  Rec.Unsplit = Reason;
+  Rec.MakespanSeconds = secondsSince(Start);
+  DeviceRecord D;
+  D.Name = Device.Name;
+  D.Share = 1.0;
+  D.Groups = R.LocalGiven ? R.Global[0] / R.Local[0] : 0;
+  D.KernelSeconds = KernelSeconds;
+  D.TransferSeconds = std::max(0.0, Rec.MakespanSeconds - KernelSeconds);
+  D.BytesIn = BytesIn;
+  Rec.Devices.push_back(D);
+  runtime().recorder().record(Rec);
   return CL_SUCCESS;
 }
 
-// A local size that divides the global size in every dimension and that every device accepts;
-// used when the app left the choice to the implementation.
+// A local size that divides the global size and that every device accepts; used when the
+// app left the choice to the implementation.
 std::array<size_t, 3> chooseLocalSize(const LaunchRequest &R,
                                       const std::vector<ExecDevice *> &Devices) {
   std::array<size_t, 3> Local = {1, 1, 1};
   size_t Limit = 64;
   for (ExecDevice *D : Devices)
-    Limit = std::min(Limit, D->MaxWorkGroupSize);
-  for (ExecDevice *D : Devices)
-    Limit = std::min(Limit, D->MaxWorkItemSizes[0]);
+    Limit = std::min({Limit, D->MaxWorkGroupSize, D->MaxWorkItemSizes[0]});
   for (size_t L = std::max<size_t>(Limit, 1); L >= 1; --L)
     if (R.Global[0] % L == 0) {
       Local[0] = L;
       break;
     }
   return Local;
+}
+
+bool hasRegions(const CompiledKernel &Facts, const LaunchRequest &R) {
+  return Facts.Regions.Args.size() == R.Args.size();
+}
+
+analysis::NDRange ndrangeOf(const LaunchRequest &R) {
+  analysis::NDRange N;
+  N.WorkDim = R.WorkDim;
+  for (cl_uint D = 0; D < 3; ++D) {
+    N.Global[D] = R.Global[D];
+    N.Local[D] = R.Local[D];
+    N.Offset[D] = R.Offset[D];
+  }
+  return N;
+}
+
+analysis::LaunchArgs scalarsOf(const LaunchRequest &R) {
+  analysis::LaunchArgs A;
+  for (const KernelArg &Arg : R.Args)
+    A.ScalarBytes.push_back(Arg.What == KernelArg::Kind::Bytes ? Arg.Value
+                                                               : std::vector<std::uint8_t>{});
+  return A;
+}
+
+const char *purposeName(balancer::LaunchPurpose P) {
+  switch (P) {
+  case balancer::LaunchPurpose::Balance:
+    return "balance";
+  case balancer::LaunchPurpose::ProbeDevice:
+    return "probe-device";
+  case balancer::LaunchPurpose::ProbeSingle:
+    return "probe-single";
+  }
+  return "?";
 }
 
 } // namespace
@@ -144,7 +250,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     if (Devices.size() >= 2)
       RT.log().once("unsplit:" + K.name() + ":" + Reason, config::LogLevel::Info, "kernel ",
                     K.name(), " runs unsplit: ", Reason);
-    return runWhole(Q, K, Request, Q.exec());
+    return runWhole(K, Request, Q.exec(), Reason);
   };
   if (Devices.size() < 2)
     return whole("fewer than two devices");
@@ -156,68 +262,125 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     R.Local = chooseLocalSize(R, Devices);
     R.LocalGiven = true;
   }
-  // The dimension with the most work-groups (the region analysis will prefer one whose writes
-  // are disjoint, once it provides regions).
-  cl_uint Dim = 0;
-  for (cl_uint D = 1; D < R.WorkDim; ++D)
+  const bool Regions = hasRegions(*Facts, R);
+  const analysis::NDRange Range = ndrangeOf(R);
+  const analysis::LaunchArgs Scalars = scalarsOf(R);
+
+  // Split along a dimension whose slices write disjoint bytes when the regions say so (no
+  // merge needed), the one with the most work-groups among those.
+  std::vector<std::uint32_t> Candidates;
+  if (Regions)
+    Candidates = analysis::disjointWriteDims(Facts->Regions, Range, Scalars);
+  if (Candidates.empty())
+    for (cl_uint D = 0; D < R.WorkDim; ++D)
+      Candidates.push_back(D);
+  cl_uint Dim = Candidates.front();
+  for (std::uint32_t D : Candidates)
     if (R.Global[D] / R.Local[D] > R.Global[Dim] / R.Local[Dim])
       Dim = D;
   const size_t Groups = R.Global[Dim] / R.Local[Dim];
   const size_t MinGroups = std::max<unsigned>(RT.config().MinGroupsPerDevice, 1);
-  const size_t Used = std::min(Devices.size(), Groups / MinGroups);
-  if (Used < 2)
+  if (Groups / MinGroups < 2)
     return whole("too few work-groups (" + std::to_string(Groups) + ") to split");
 
-  // Uniform shares until the balancer is wired in.
-  std::vector<Slice> Slices;
-  for (size_t I = 0, First = 0; I < Used; ++I) {
-    const size_t Count = Groups / Used + (I < Groups % Used ? 1 : 0);
-    Slices.push_back({Devices[I], First, First + Count});
-    First += Count;
+  balancer::LaunchKey Key;
+  Key.Kernel = K.name() + "@" + K.program().sourceKey();
+  Key.WorkDim = R.WorkDim;
+  for (cl_uint D = 0; D < 3; ++D) {
+    Key.Global[D] = R.Global[D];
+    Key.Local[D] = R.Local[D];
   }
+  Key.SplitDim = Dim;
+  std::vector<std::string> Names;
+  for (ExecDevice *D : Devices)
+    Names.push_back(D->Name);
+  const balancer::Split Proposal = RT.balancer().propose(Key, Groups, Names);
+
+  std::vector<Slice> Slices;
+  for (size_t I = 0; I < Devices.size() && I < Proposal.Slices.size(); ++I)
+    if (Proposal.Slices[I].Groups > 0)
+      Slices.push_back({Devices[I], Proposal.Slices[I].FirstGroup,
+                        Proposal.Slices[I].FirstGroup + Proposal.Slices[I].Groups,
+                        I < Proposal.Shares.size() ? Proposal.Shares[I] : 0.0});
+  if (Slices.empty())
+    return whole("the balancer gave no device any work-group");
 
   if (RT.log().enabled(config::DebugCategory::Split)) {
-    std::string Shares;
+    std::string Text;
     for (const Slice &S : Slices)
-      Shares += " " + S.Device->Name + "=[" + std::to_string(S.FirstGroup) + "," +
-                std::to_string(S.EndGroup) + ")";
+      Text += " " + S.Device->Name + "=[" + std::to_string(S.FirstGroup) + "," +
+              std::to_string(S.EndGroup) + ")";
     RT.log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": ", Groups,
-                   " work-groups of dimension ", Dim, " split:", Shares);
+                   " work-groups of dimension ", Dim, (Regions ? "" : ", regions unknown"), ":",
+                   Text);
   }
 
-  // Regions per buffer. Until the region analysis lands every access is unknown: each device
-  // needs whole buffers and written buffers are merged by diff against a snapshot.
+  // Regions per root buffer and slice: from the summary where the compiler gave one, else the
+  // whole buffer, written buffers then merged by diff against a snapshot.
+  std::vector<std::vector<analysis::ArgRegions>> Evaluated;
+  if (Regions)
+    for (const Slice &S : Slices)
+      Evaluated.push_back(
+          analysis::evaluateSlice(Facts->Regions, Range, Scalars, {Dim, S.FirstGroup, S.EndGroup}));
   std::map<Buffer *, BufferPlan> Plans;
-  for (const KernelArg &A : R.Args) {
+  for (size_t ArgIndex = 0; ArgIndex < R.Args.size(); ++ArgIndex) {
+    const KernelArg &A = R.Args[ArgIndex];
     if (A.What != KernelArg::Kind::Buffer)
       continue;
-    Buffer &Root = A.Mem->root();
-    BufferPlan &P = Plans[&Root];
-    P.Root = &Root;
-    const bool Writes = !readOnlyForKernels(*A.Mem);
-    P.MayBeWritten |= Writes;
-    P.Merge |= Writes;
-    for (const Slice &S : Slices) {
-      P.Need[S.Device->Index].add(wholeOf(*A.Mem));
-      if (Writes)
-        P.Write[S.Device->Index].add(wholeOf(*A.Mem));
+    Buffer &Arg = *A.Mem;
+    BufferPlan &P = Plans[&Arg.root()];
+    P.Need.resize(Slices.size());
+    P.Write.resize(Slices.size());
+    const bool MayWrite = !readOnlyForKernels(Arg);
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      if (!Regions) {
+        P.Need[I].add(wholeOf(Arg));
+        if (MayWrite) {
+          P.Write[I].add(wholeOf(Arg));
+          P.Writes = P.Merge = true;
+        }
+        continue;
+      }
+      const analysis::ArgRegions &Used = Evaluated[I][ArgIndex];
+      if (Used.ReadWhole || Used.WriteWhole || Used.AtomicWhole)
+        P.Need[I].add(wholeOf(Arg));
+      P.Need[I].add(toRoot(Used.Read, Arg));
+      P.Need[I].add(toRoot(Used.Write, Arg));
+      P.Need[I].add(toRoot(Used.Atomic, Arg));
+      if (Used.WriteWhole || Used.AtomicWhole || !Used.Atomic.empty()) {
+        P.Write[I].add(wholeOf(Arg));
+        P.Writes = P.Merge = true;
+      } else if (!Used.Write.empty()) {
+        P.Write[I].add(toRoot(Used.Write, Arg));
+        P.Writes = true;
+      }
     }
   }
+  // Slices whose writes overlap cannot each keep theirs: merge.
+  for (auto &[Root, P] : Plans)
+    for (size_t I = 0; I < Slices.size() && !P.Merge; ++I)
+      for (size_t J = I + 1; J < Slices.size() && !P.Merge; ++J)
+        if (!P.Write[I].intersection(P.Write[J]).empty())
+          P.Merge = true;
+  bool AnyMerge = false;
+  for (auto &[Root, P] : Plans)
+    AnyMerge |= P.Merge;
 
+  const auto LaunchStart = Clock::now();
   // 1. Bring to the host whatever some device lacks and only another device holds.
   for (auto &[Root, P] : Plans) {
     RangeSet ToHost;
-    for (const Slice &S : Slices) {
-      RangeSet Missing = Root->missingOn(S.Device->Index, P.Need[S.Device->Index]);
-      P.Missing[S.Device->Index] = Missing;
-      ToHost.add(Missing);
+    P.Missing.resize(Slices.size());
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      P.Missing[I] = Root->missingOn(Slices[I].Device->Index, P.Need[I]);
+      ToHost.add(P.Missing[I]);
     }
     if (P.Merge)
       ToHost.add(wholeOf(*Root));
     if (cl_int Error = Root->fetchToHost(ToHost); Error != CL_SUCCESS)
       return Error;
   }
-  // Snapshots of merged buffers, taken before any device writes.
+  const double GatherSeconds = secondsSince(LaunchStart);
   std::map<Buffer *, std::vector<std::uint8_t>> Snapshots;
   for (auto &[Root, P] : Plans)
     if (P.Merge) {
@@ -225,15 +388,21 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       Snapshots[Root].assign(Host, Host + Root->size());
     }
 
-  // 2. Each device: its missing data in, its slice, in parallel.
+  // 2. Each device: its missing data in, its slice, all devices at once.
   std::vector<DeviceJob> Jobs;
-  for (const Slice &S : Slices) {
+  for (size_t I = 0; I < Slices.size(); ++I) {
+    Slice &S = Slices[I];
+    for (auto &[Root, P] : Plans)
+      S.BytesIn += P.Missing[I].totalBytes();
     ExecDevice &Device = *S.Device;
     Jobs.push_back(
-        {&Device, [&, S]() -> cl_int {
+        {&Device, [&, I]() -> cl_int {
+           Slice &Mine = Slices[I];
+           const auto PushStart = Clock::now();
            for (auto &[Root, P] : Plans)
-             if (cl_int E = Root->pushOnWorker(Device, P.Missing[Device.Index]); E != CL_SUCCESS)
+             if (cl_int E = Root->pushOnWorker(Device, P.Missing[I]); E != CL_SUCCESS)
                return E;
+           Mine.TransferSeconds += secondsSince(PushStart);
            cl_int Error = CL_SUCCESS;
            cl_kernel Real = K.realFor(Device, true, Error);
            if (!Real)
@@ -250,30 +419,26 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
                (Error = Api.clSetKernelArg(Real, First + 2, sizeof(Origin), &Origin)))
              return Error;
            std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
-           Offset[Dim] += S.FirstGroup * R.Local[Dim];
-           Global[Dim] = (S.EndGroup - S.FirstGroup) * R.Local[Dim];
-           Error = Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim, Offset.data(),
-                                              Global.data(), R.Local.data(), 0, nullptr, nullptr);
-           if (Error != CL_SUCCESS)
-             return Error;
-           return Api.clFinish(Device.RealQueue);
+           Offset[Dim] += Mine.FirstGroup * R.Local[Dim];
+           Global[Dim] = (Mine.EndGroup - Mine.FirstGroup) * R.Local[Dim];
+           return runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
          }});
   }
   const cl_int Result = runOnDevices(std::move(Jobs));
   for (auto &[Root, P] : Plans)
-    for (const Slice &S : Slices)
-      Root->markValidOn(S.Device->Index, P.Missing[S.Device->Index]);
+    for (size_t I = 0; I < Slices.size(); ++I)
+      Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
   if (Result != CL_SUCCESS)
     return Result;
 
-  // 3. Record who holds what: disjoint writes stay on their device; merged buffers come back
-  //    to the host, where each byte a device changed replaces the snapshot's.
+  // 3. Who holds what: disjoint writes stay on their device; merged buffers come back to the
+  //    host, where each byte a device changed replaces the snapshot's.
   for (auto &[Root, P] : Plans) {
-    if (!P.MayBeWritten)
+    if (!P.Writes)
       continue;
     if (!P.Merge) {
-      for (const Slice &S : Slices)
-        Root->wroteOn(S.Device->Index, P.Write[S.Device->Index]);
+      for (size_t I = 0; I < Slices.size(); ++I)
+        Root->wroteOn(Slices[I].Device->Index, P.Write[I]);
       continue;
     }
     const std::vector<std::uint8_t> &Before = Snapshots[Root];
@@ -289,20 +454,76 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       if (!Source)
         return Error;
       std::uint8_t *Into = After[I].data();
-      Reads.push_back({&Device, [&Device, Source, Into, Size] {
-                         const RealApi &Api = runtime().real();
-                         return Api.clEnqueueReadBuffer(Device.RealQueue, Source, CL_TRUE, 0, Size,
-                                                        Into, 0, nullptr, nullptr);
+      Slices[I].BytesOut += Size;
+      Reads.push_back({&Device, [&Device, &Mine = Slices[I], Source, Into, Size] {
+                         const auto ReadStart = Clock::now();
+                         const cl_int E = runtime().real().clEnqueueReadBuffer(
+                             Device.RealQueue, Source, CL_TRUE, 0, Size, Into, 0, nullptr, nullptr);
+                         Mine.TransferSeconds += secondsSince(ReadStart);
+                         return E;
                        }});
     }
     if (cl_int Error = runOnDevices(std::move(Reads)); Error != CL_SUCCESS)
       return Error;
-    for (const auto &Copy : After)
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      const auto DiffStart = Clock::now();
+      const std::vector<std::uint8_t> &Copy = After[I];
       for (size_t B = 0; B < Size; ++B)
         if (Copy[B] != Before[B])
           Host[B] = Copy[B];
+      Slices[I].TransferSeconds += secondsSince(DiffStart);
+    }
     Root->wroteOnHost(RangeSet(0, Size));
   }
+  const double Makespan = secondsSince(LaunchStart);
+
+  // 4. Tell the balancer, and the trace. The gather before the launch is charged to the
+  //    devices in proportion to the bytes they received.
+  std::uint64_t AllBytesIn = 0;
+  for (const Slice &S : Slices)
+    AllBytesIn += S.BytesIn;
+  std::vector<balancer::DeviceMeasurement> Measured(Devices.size());
+  for (size_t D = 0; D < Devices.size(); ++D)
+    Measured[D].FirstGroup = D < Proposal.Slices.size() ? Proposal.Slices[D].FirstGroup : 0;
+  for (Slice &S : Slices)
+    if (AllBytesIn)
+      S.TransferSeconds +=
+          GatherSeconds * static_cast<double>(S.BytesIn) / static_cast<double>(AllBytesIn);
+  for (size_t D = 0, SliceIndex = 0; D < Devices.size(); ++D) {
+    if (SliceIndex < Slices.size() && Slices[SliceIndex].Device == Devices[D]) {
+      const Slice &S = Slices[SliceIndex++];
+      Measured[D].Groups = S.EndGroup - S.FirstGroup;
+      Measured[D].FirstGroup = S.FirstGroup;
+      Measured[D].KernelSeconds = S.KernelSeconds;
+      Measured[D].TransferSeconds = S.TransferSeconds;
+      Measured[D].BytesMoved = S.BytesIn + S.BytesOut;
+    }
+  }
+  RT.balancer().observe(Key, Measured);
+
+  LaunchRecord Rec = recordOf(K, Request);
+  Rec.Split = true;
+  Rec.SplitDim = Dim;
+  Rec.Purpose = purposeName(Proposal.Purpose);
+  Rec.Merged = AnyMerge;
+  Rec.MakespanSeconds = Makespan;
+  if (auto State = RT.balancer().trace(Key)) {
+    Rec.BalancerState = std::string(State->State);
+    Rec.Converged = State->Converged;
+  }
+  for (const Slice &S : Slices) {
+    DeviceRecord D;
+    D.Name = S.Device->Name;
+    D.Share = S.Share;
+    D.FirstGroup = S.FirstGroup;
+    D.Groups = S.EndGroup - S.FirstGroup;
+    D.KernelSeconds = S.KernelSeconds;
+    D.TransferSeconds = S.TransferSeconds;
+    D.BytesIn = S.BytesIn;
+    D.BytesOut = S.BytesOut;
+    Rec.Devices.push_back(D);
+  }
+  RT.recorder().record(Rec);
   return CL_SUCCESS;
 }
 

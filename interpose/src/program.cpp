@@ -120,6 +120,11 @@ const CompiledKernel *Program::splitKernel(const std::string &Name, std::string 
   return K;
 }
 
+std::string Program::sourceKey() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Compiled.Key;
+}
+
 void Program::addReleaseCallback(void(CL_CALLBACK *Fn)(cl_program, void *), void *UserData) {
   std::lock_guard<std::mutex> Lock(Mutex);
   ReleaseCallbacks.emplace_back(Fn, UserData);

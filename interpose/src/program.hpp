@@ -35,6 +35,8 @@ public:
   // null when the kernel must run unsplit (Why says why).
   cl_program splitProgramFor(const ExecDevice &Device) const;
   const CompiledKernel *splitKernel(const std::string &Name, std::string &Why) const;
+  // Identifies the program's source across runs (empty when it has no partition-ready variant).
+  std::string sourceKey() const;
 
   std::atomic<int> KernelCount{0};
   void addReleaseCallback(void(CL_CALLBACK *Fn)(cl_program, void *), void *UserData);

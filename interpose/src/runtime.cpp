@@ -21,7 +21,9 @@ config::DeviceType deviceTypeOf(cl_device_type Type) {
 
 Runtime::Runtime()
     : Settings(config::readConfig([](const char *Name) { return std::getenv(Name); })),
-      Logger(Settings.Log, Settings.Debug, Settings.LogFile) {
+      Logger(Settings.Log, Settings.Debug, Settings.LogFile),
+      Balance(std::make_unique<LaunchBalancer>(Settings)),
+      Recorder(std::make_unique<RunRecorder>(Settings.Trace, Settings.Summary)) {
   for (const std::string &Error : Settings.Errors)
     Logger.error(Error);
   for (const std::string &Warning : Settings.Warnings)
@@ -47,6 +49,23 @@ Runtime::Runtime()
   }
   discover();
   selectSplitDevices();
+  std::atexit([] { runtime().finish(); });
+}
+
+void Runtime::finish() {
+  Balance->saveTuning();
+  Recorder->flush();
+  const std::string Summary = Recorder->summary();
+  if (Summary.empty())
+    return;
+  std::string Prefixed;
+  std::size_t Start = 0;
+  while (Start < Summary.size()) {
+    const std::size_t End = Summary.find('\n', Start);
+    Prefixed += "libsplit: " + Summary.substr(Start, End - Start) + "\n";
+    Start = End == std::string::npos ? Summary.size() : End + 1;
+  }
+  std::fwrite(Prefixed.data(), 1, Prefixed.size(), stderr);
 }
 
 void Runtime::discover() {

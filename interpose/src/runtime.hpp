@@ -2,8 +2,10 @@
 // platforms and devices. Every entry point starts from runtime().
 #pragma once
 
+#include "balancing.hpp"
 #include "platform.hpp"
 #include "real_api.hpp"
+#include "run_record.hpp"
 
 #include "config/config.hpp"
 #include "config/log.hpp"
@@ -37,6 +39,12 @@ public:
   // The devices a split launch may use (LIBSPLIT_DEVICES, LIBSPLIT_SUBDEVICES), as real ids.
   const std::vector<cl_device_id> &splitDevices() const { return SplitDevices; }
 
+  LaunchBalancer &balancer() { return *Balance; }
+  RunRecorder &recorder() { return *Recorder; }
+
+  // At exit: the summary (LIBSPLIT_SUMMARY), the trace flushed, the tuning saved.
+  void finish();
+
 private:
   void discover();
   void selectSplitDevices();
@@ -49,6 +57,8 @@ private:
   std::vector<std::unique_ptr<Platform>> Platforms;
   std::vector<std::shared_ptr<Device>> RootDevices;
   std::vector<cl_device_id> SplitDevices;
+  std::unique_ptr<LaunchBalancer> Balance;
+  std::unique_ptr<RunRecorder> Recorder;
 };
 
 Runtime &runtime();

@@ -9,9 +9,11 @@
 # both exit 0 and the outputs match (byte for byte with --exact, else within the tolerance).
 # --expect-mismatch inverts the verdict on the outputs: it is how the harness checks itself with a
 # runtime that is broken on purpose (the preloaded run's own exit status is then ignored).
+# --expect-split fails the test unless libsplit's trace shows at least one launch really split
+# across devices, so a runtime that silently ran everything on one device cannot pass.
 set -uo pipefail
 
-app= type= tolerance= preload= workdir= compare= exact= expect_mismatch=
+app= type= tolerance= preload= workdir= compare= exact= expect_mismatch= expect_split=
 envs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -23,6 +25,7 @@ while [ $# -gt 0 ]; do
     --compare) compare=$2; shift 2 ;;
     --exact) exact=--exact; shift ;;
     --expect-mismatch) expect_mismatch=1; shift ;;
+    --expect-split) expect_split=1; shift ;;
     --env) envs+=("$2"); shift 2 ;;
     --) shift; break ;;
     *) echo "run_e2e.sh: unknown argument $1" >&2; exit 2 ;;
@@ -45,8 +48,8 @@ if [ $native_status -ne 0 ]; then
   exit 1
 fi
 
-env "${envs[@]}" LD_PRELOAD="$preload" "$app" "$@" --output "$workdir/split.out" \
-  >"$workdir/split.log" 2>&1
+env "${envs[@]}" LD_PRELOAD="$preload" LIBSPLIT_TRACE="$workdir/trace.jsonl" "$app" "$@" \
+  --output "$workdir/split.out" >"$workdir/split.log" 2>&1
 split_status=$?
 sed 's/^/  split  | /' "$workdir/split.log"
 
@@ -66,4 +69,10 @@ if [ $split_status -ne 0 ]; then
   exit 1
 fi
 [ $compare_status -eq 0 ] || { echo "e2e: FAIL: outputs differ"; exit 1; }
+if [ -n "$expect_split" ]; then
+  splits=$(grep -c '"split":true' "$workdir/trace.jsonl" 2>/dev/null || true)
+  launches=$(wc -l <"$workdir/trace.jsonl" 2>/dev/null || echo 0)
+  echo "e2e: $splits of $launches launches split across devices"
+  [ "${splits:-0}" -gt 0 ] || { echo "e2e: FAIL: no launch was split"; exit 1; }
+fi
 echo "e2e: PASS"

@@ -1,0 +1,114 @@
+#include "balancing.hpp"
+
+#include "runtime.hpp"
+
+#include <filesystem>
+#include <unistd.h>
+
+namespace libsplit {
+
+namespace {
+
+balancer::BalancerConfig configFromControls(const config::Config &C) {
+  balancer::BalancerConfig B;
+  switch (C.Balancer) {
+  case config::BalancerKind::Uniform:
+    B.Kind = balancer::Strategy::Uniform;
+    break;
+  case config::BalancerKind::Static:
+    B.Kind = balancer::Strategy::Static;
+    B.StaticShares = C.Static;
+    break;
+  case config::BalancerKind::FixedPoint:
+    B.Kind = balancer::Strategy::FixedPoint;
+    break;
+  case config::BalancerKind::Broyden:
+    B.Kind = balancer::Strategy::Broyden;
+    break;
+  }
+  return B;
+}
+
+// The app's identity for tuning files: its executable path (a rebuilt app keeps its tuning).
+std::string applicationName() {
+  char Path[4096];
+  const ssize_t Length = readlink("/proc/self/exe", Path, sizeof(Path) - 1);
+  if (Length <= 0)
+    return "unknown";
+  std::string Name(Path, static_cast<size_t>(Length));
+  for (char &C : Name)
+    if (C == '/')
+      C = '_';
+  return Name;
+}
+
+} // namespace
+
+LaunchBalancer::LaunchBalancer(const config::Config &Settings)
+    : Engine(configFromControls(Settings)) {}
+
+balancer::Split LaunchBalancer::propose(const balancer::LaunchKey &Key, std::uint64_t Groups,
+                                        const std::vector<std::string> &DeviceNames) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Runtime &RT = runtime();
+  if (!StaticCountChecked && Engine.config().Kind == balancer::Strategy::Static) {
+    StaticCountChecked = true;
+    if (Engine.config().StaticShares.size() != DeviceNames.size()) {
+      RT.log().error("LIBSPLIT_STATIC: ", Engine.config().StaticShares.size(), " shares given for ",
+                     DeviceNames.size(), " devices; using the default balancer (broyden)");
+      balancer::BalancerConfig Fallback;
+      Engine = balancer::Balancer(Fallback);
+    }
+  }
+  if (!TuningStarted)
+    startTuning(DeviceNames);
+  return Engine.propose(Key, Groups, DeviceNames.size());
+}
+
+void LaunchBalancer::observe(const balancer::LaunchKey &Key,
+                             const std::vector<balancer::DeviceMeasurement> &Measurements) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  const balancer::ObserveStatus Status = Engine.observe(Key, Measurements);
+  if (Status != balancer::ObserveStatus::Accepted)
+    runtime().log().debug(config::DebugCategory::Balance, "balancer ignored a measurement of ",
+                          balancer::describe(Key), " (status ", static_cast<int>(Status), ")");
+}
+
+std::optional<balancer::KeyTrace> LaunchBalancer::trace(const balancer::LaunchKey &Key) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Engine.trace(Key);
+}
+
+void LaunchBalancer::startTuning(const std::vector<std::string> &DeviceNames) {
+  TuningStarted = true;
+  Runtime &RT = runtime();
+  if (RT.config().Tuning == config::TuningMode::Off || RT.config().CacheDir.empty())
+    return;
+  for (const std::string &Name : DeviceNames)
+    DeviceSignature += Name + ";";
+  TuningDirectory = RT.config().CacheDir + "/tuning/" + applicationName();
+  balancer::WarmStartLoad Loaded = balancer::loadWarmStart(TuningDirectory, DeviceSignature);
+  if (!Loaded.Error.empty())
+    RT.log().info("tuning file ignored: ", Loaded.Error);
+  if (!Loaded.Records.empty()) {
+    Engine.seed(Loaded.Records);
+    RT.log().info("warm start: ", Loaded.Records.size(), " saved splits from ", TuningDirectory);
+  }
+}
+
+void LaunchBalancer::saveTuning() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Runtime &RT = runtime();
+  if (!TuningStarted || TuningDirectory.empty() || RT.config().Tuning != config::TuningMode::Save)
+    return;
+  const auto Records = Engine.warmStartRecords();
+  if (Records.empty())
+    return;
+  std::error_code Ignored;
+  std::filesystem::create_directories(TuningDirectory, Ignored);
+  const std::string Error = balancer::saveWarmStart(TuningDirectory, DeviceSignature, Records);
+  if (!Error.empty())
+    RT.log().warn("cannot save the tuning: ", Error);
+}
+
+} // namespace libsplit

@@ -1,0 +1,41 @@
+// The runtime's side of the balancer: one Balancer for the process (its state is per launch
+// key), behind a lock, configured from LIBSPLIT_BALANCER / LIBSPLIT_STATIC, with warm start
+// from and to LIBSPLIT_CACHE_DIR (LIBSPLIT_TUNING).
+#pragma once
+
+#include "config/config.hpp"
+#include "libsplit/balancer/balancer.hpp"
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace libsplit {
+
+class LaunchBalancer {
+public:
+  explicit LaunchBalancer(const config::Config &Settings);
+
+  // Shares of the next launch of Key over DeviceNames (the split devices, in order).
+  balancer::Split propose(const balancer::LaunchKey &Key, std::uint64_t Groups,
+                          const std::vector<std::string> &DeviceNames);
+  void observe(const balancer::LaunchKey &Key,
+               const std::vector<balancer::DeviceMeasurement> &Measurements);
+  std::optional<balancer::KeyTrace> trace(const balancer::LaunchKey &Key);
+
+  // Writes converged shares for the next run (LIBSPLIT_TUNING=save); called at exit.
+  void saveTuning();
+
+private:
+  void startTuning(const std::vector<std::string> &DeviceNames);
+
+  std::mutex Mutex;
+  balancer::Balancer Engine;
+  bool StaticCountChecked = false;
+  bool TuningStarted = false;
+  std::string DeviceSignature;
+  std::string TuningDirectory;
+};
+
+} // namespace libsplit

@@ -1,0 +1,74 @@
+// What happened at each launch, for the people who want to see why: one JSON Lines record per
+// launch to LIBSPLIT_TRACE (format: docs/trace-format.md), and the per-kernel and per-device
+// summary that LIBSPLIT_SUMMARY prints at exit.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace libsplit {
+
+struct DeviceRecord {
+  std::string Name;
+  double Share = 0.0;
+  std::uint64_t FirstGroup = 0;
+  std::uint64_t Groups = 0;
+  double KernelSeconds = 0.0;
+  double TransferSeconds = 0.0;
+  std::uint64_t BytesIn = 0;  // host to device before the kernel
+  std::uint64_t BytesOut = 0; // device to host (gathers for others, merges)
+};
+
+struct LaunchRecord {
+  std::string Kernel;
+  std::uint32_t WorkDim = 1;
+  std::array<std::uint64_t, 3> Global = {1, 1, 1};
+  std::array<std::uint64_t, 3> Local = {0, 0, 0}; // 0: the app passed NULL
+  std::array<std::uint64_t, 3> Offset = {0, 0, 0};
+  bool Split = false;
+  std::string Unsplit; // why not, when not split
+  std::uint32_t SplitDim = 0;
+  std::string Purpose;       // balance, probe-device, probe-single
+  std::string BalancerState; // the balancer's state name after this launch
+  bool Converged = false;
+  bool Merged = false; // written buffers merged by diff (regions unknown)
+  double MakespanSeconds = 0.0;
+  std::vector<DeviceRecord> Devices;
+};
+
+class RunRecorder {
+public:
+  RunRecorder(const std::string &TracePath, bool Summary);
+  ~RunRecorder();
+
+  void record(const LaunchRecord &Launch);
+  // The LIBSPLIT_SUMMARY text (empty when not asked for).
+  std::string summary() const;
+  void flush();
+
+private:
+  struct KernelTotals {
+    std::uint64_t Launches = 0;
+    std::uint64_t SplitLaunches = 0;
+    std::string Unsplit;
+    std::vector<std::string> Devices;
+    std::vector<double> LastShares;
+    double MakespanSum = 0.0;
+    std::uint64_t Bytes = 0;
+  };
+
+  mutable std::mutex Mutex;
+  std::FILE *Trace = nullptr;
+  bool WantSummary;
+  std::uint64_t LaunchIndex = 0;
+  std::map<std::string, KernelTotals> Kernels;
+  std::map<std::string, double> DeviceBusy;
+};
+
+} // namespace libsplit
