@@ -21,7 +21,11 @@ echo "== native: $(basename "$app") ${args[*]} on one device"
 
 echo
 echo "== the same command under LD_PRELOAD=$build/lib/libsplit.so"
-LD_PRELOAD="$build/lib/libsplit.so" "$app" --device 0:1 "${args[@]}" --output "$work/split.out"
+echo "   (LIBSPLIT_DEBUG=split: one line per launch; LIBSPLIT_SUMMARY=1: totals at exit)"
+LIBSPLIT_DEBUG=split LIBSPLIT_SUMMARY=1 LIBSPLIT_TRACE="$work/trace.jsonl" \
+  LD_PRELOAD="$build/lib/libsplit.so" "$app" --device 0:1 "${args[@]}" --output "$work/split.out" \
+  2>&1 | sed 's/-skylake-avx512-Intel(R) Xeon(R) Processor//g'
+echo "   $(grep -c '"split":true' "$work/trace.jsonl") of $(wc -l <"$work/trace.jsonl") launches were split across devices"
 
 echo
 echo "== outputs"
