@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "config/config.hpp"
+#include "list_devices.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -161,11 +162,8 @@ int main(int Argc, char **Argv) {
       std::cout << "\n" << controlsTable();
       return std::cout.flush() ? 0 : 1;
     }
-    if (Arg == "--list-devices") {
-      Log.error("--list-devices is not available yet: it needs the OpenCL layer of the "
-                "interposer, which this build does not have");
-      return ExitUsage;
-    }
+    if (Arg == "--list-devices")
+      return libsplit::listDevices(readConfig(std::getenv));
     if (Arg == "--dry-run") {
       DryRun = true;
       continue;

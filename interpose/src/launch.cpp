@@ -159,7 +159,10 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
             return Error;
           if ((Error = setArgs(Real, Device, R.Args)) != CL_SUCCESS)
             return Error;
-          return runKernel(Device, Real, R, R.Offset, R.Global, R.LocalGiven, KernelSeconds);
+          const auto KernelStart = Clock::now();
+          Error = runKernel(Device, Real, R, R.Offset, R.Global, R.LocalGiven, KernelSeconds);
+          runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
+          return Error;
         }}});
   for (auto &[B, Ranges] : Missing)
     B->markValidOn(Device.Index, Ranges);
@@ -403,6 +406,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
              if (cl_int E = Root->pushOnWorker(Device, P.Missing[I]); E != CL_SUCCESS)
                return E;
            Mine.TransferSeconds += secondsSince(PushStart);
+           if (Mine.BytesIn)
+             runtime().timeline().span(Device.Name, "transfer in", PushStart, Clock::now());
            cl_int Error = CL_SUCCESS;
            cl_kernel Real = K.realFor(Device, true, Error);
            if (!Real)
@@ -421,7 +426,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
            std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
            Offset[Dim] += Mine.FirstGroup * R.Local[Dim];
            Global[Dim] = (Mine.EndGroup - Mine.FirstGroup) * R.Local[Dim];
-           return runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
+           const auto KernelStart = Clock::now();
+           Error = runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
+           runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
+           return Error;
          }});
   }
   const cl_int Result = runOnDevices(std::move(Jobs));
@@ -460,6 +468,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
                          const cl_int E = runtime().real().clEnqueueReadBuffer(
                              Device.RealQueue, Source, CL_TRUE, 0, Size, Into, 0, nullptr, nullptr);
                          Mine.TransferSeconds += secondsSince(ReadStart);
+                         runtime().timeline().span(Device.Name, "merge read", ReadStart,
+                                                   Clock::now());
                          return E;
                        }});
     }

@@ -23,7 +23,8 @@ Runtime::Runtime()
     : Settings(config::readConfig([](const char *Name) { return std::getenv(Name); })),
       Logger(Settings.Log, Settings.Debug, Settings.LogFile),
       Balance(std::make_unique<LaunchBalancer>(Settings)),
-      Recorder(std::make_unique<RunRecorder>(Settings.Trace, Settings.Summary)) {
+      Recorder(std::make_unique<RunRecorder>(Settings.Trace, Settings.Summary)),
+      Spans(std::make_unique<Timeline>(Settings.Timeline)) {
   for (const std::string &Error : Settings.Errors)
     Logger.error(Error);
   for (const std::string &Warning : Settings.Warnings)
@@ -35,6 +36,9 @@ Runtime::Runtime()
     std::fwrite(Table.data(), 1, Table.size(), stderr);
   }
   Logger.info(config::settingsLine(Settings));
+  if (Settings.isSet(config::ControlId::Defer) && Settings.Defer != config::DeferMode::Copy)
+    Logger.warn("LIBSPLIT_DEFER=", config::formatControl(Settings, config::ControlId::Defer),
+                " is not implemented yet; host writes are copied (LIBSPLIT_DEFER=copy)");
 
   std::string Error;
   if (!Real.load("libOpenCL.so.1", Error)) {
@@ -55,6 +59,7 @@ Runtime::Runtime()
 void Runtime::finish() {
   Balance->saveTuning();
   Recorder->flush();
+  Spans->finish();
   const std::string Summary = Recorder->summary();
   if (Summary.empty())
     return;

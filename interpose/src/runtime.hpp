@@ -6,6 +6,7 @@
 #include "platform.hpp"
 #include "real_api.hpp"
 #include "run_record.hpp"
+#include "timeline.hpp"
 
 #include "config/config.hpp"
 #include "config/log.hpp"
@@ -41,6 +42,7 @@ public:
 
   LaunchBalancer &balancer() { return *Balance; }
   RunRecorder &recorder() { return *Recorder; }
+  Timeline &timeline() { return *Spans; }
 
   // At exit: the summary (LIBSPLIT_SUMMARY), the trace flushed, the tuning saved.
   void finish();
@@ -59,6 +61,7 @@ private:
   std::vector<cl_device_id> SplitDevices;
   std::unique_ptr<LaunchBalancer> Balance;
   std::unique_ptr<RunRecorder> Recorder;
+  std::unique_ptr<Timeline> Spans;
 };
 
 Runtime &runtime();
