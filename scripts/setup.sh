@@ -21,6 +21,7 @@ packages=(
   llvm-16-dev llvm-16-tools libclang-16-dev clang-16
   opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
   libeigen3-dev libsigsegv-dev catch2
+  python3 python3-matplotlib
 )
 
 missing=()
