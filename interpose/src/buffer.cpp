@@ -17,12 +17,11 @@ Buffer::Buffer(std::shared_ptr<Context> Owner, cl_mem_flags Flags, size_t Size, 
   const std::size_t Devices = this->Owner->devices().size();
   Real.assign(Devices, nullptr);
   DeviceValid.resize(Devices);
+  // Only the host copy is valid at first (zeros, or the app's data). Treating never-written
+  // bytes as valid everywhere would save a transfer, but devices would then hold different
+  // garbage, and a merge by diff would take a device's garbage for a write.
   HostValid.add(0, Size);
-  // Contents nobody wrote are undefined, so every copy is as good as another: valid
-  // everywhere, and nothing moves until someone writes.
-  if (!(Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-    for (RangeSet &Valid : DeviceValid)
-      Valid.add(0, Size);
+  runtime().addLiveMem(static_cast<_cl_mem *>(this));
 }
 
 Buffer::Buffer(std::shared_ptr<Buffer> Parent, cl_mem_flags Flags, size_t Origin, size_t Size)
@@ -31,9 +30,11 @@ Buffer::Buffer(std::shared_ptr<Buffer> Parent, cl_mem_flags Flags, size_t Origin
   Real.assign(Owner->devices().size(), nullptr);
   if (this->Parent->HostPtr)
     HostPtr = static_cast<std::uint8_t *>(this->Parent->HostPtr) + Origin;
+  runtime().addLiveMem(static_cast<_cl_mem *>(this));
 }
 
 Buffer::~Buffer() {
+  runtime().removeLiveMem(static_cast<_cl_mem *>(this));
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend(); ++It)
     It->first(this, It->second);
   for (cl_mem M : Real)
@@ -130,7 +131,6 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
                       return Api.clFinish(Device->RealQueue);
                     }});
   }
-  // Bytes valid nowhere were never written: undefined, so the host copy is as good as any.
   cl_int Result = runOnDevices(std::move(Jobs));
   if (Result == CL_SUCCESS)
     HostValid.add(Wanted);
@@ -215,7 +215,7 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
                       return Api.clFinish(Device->RealQueue);
                     }});
   }
-  FromHost.add(Rest); // never-written bytes: undefined, the host copy will do
+  FromHost.add(Rest); // valid nowhere cannot happen; the host copy is the safe answer
   if (!FromHost.empty()) {
     const std::uint8_t *Host = Root.hostData();
     for (const Span &S : FromHost.spans())

@@ -2,6 +2,8 @@
 
 #include "runtime.hpp"
 
+#include <cstring>
+
 namespace libsplit {
 
 Kernel::Kernel(std::shared_ptr<Program> Owner, std::string Name, cl_kernel Validation)
@@ -28,8 +30,12 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   // Buffers are checked with the primary device's real buffer in place of ours; everything
   // else goes to the real implementation as it is, so that it reports the native errors.
   Buffer *Mem = nullptr;
-  if (Value && Size == sizeof(cl_mem))
-    Mem = asBuffer(*static_cast<const cl_mem *>(Value));
+  if (Value && Size == sizeof(cl_mem)) {
+    cl_mem Candidate;
+    std::memcpy(&Candidate, Value, sizeof(Candidate));
+    if (runtime().isLiveMem(Candidate))
+      Mem = asBuffer(Candidate);
+  }
   if (Mem) {
     cl_mem RealMem = Mem->realOn(Owner->context().primary(), Result);
     if (!RealMem)

@@ -128,6 +128,21 @@ void Runtime::selectSplitDevices() {
     Logger.warn("LIBSPLIT_DEVICES selects no device; kernels run unsplit on the app's device");
 }
 
+void Runtime::addLiveMem(const void *Mem) {
+  std::lock_guard<std::mutex> Lock(LiveMemMutex);
+  LiveMem.insert(Mem);
+}
+
+void Runtime::removeLiveMem(const void *Mem) {
+  std::lock_guard<std::mutex> Lock(LiveMemMutex);
+  LiveMem.erase(Mem);
+}
+
+bool Runtime::isLiveMem(const void *Mem) {
+  std::lock_guard<std::mutex> Lock(LiveMemMutex);
+  return LiveMem.count(Mem) != 0;
+}
+
 Platform *Runtime::findPlatform(cl_platform_id RealId) const {
   for (const auto &P : Platforms)
     if (P->real() == RealId)

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace libsplit {
@@ -44,6 +45,12 @@ public:
   RunRecorder &recorder() { return *Recorder; }
   Timeline &timeline() { return *Spans; }
 
+  // Live memory objects, so that a kernel argument's bytes can be recognised as one of them
+  // without reading through them (an 8-byte scalar is not a pointer).
+  void addLiveMem(const void *Mem);
+  void removeLiveMem(const void *Mem);
+  bool isLiveMem(const void *Mem);
+
   // At exit: the summary (LIBSPLIT_SUMMARY), the trace flushed, the tuning saved.
   void finish();
 
@@ -59,6 +66,8 @@ private:
   std::vector<std::unique_ptr<Platform>> Platforms;
   std::vector<std::shared_ptr<Device>> RootDevices;
   std::vector<cl_device_id> SplitDevices;
+  std::mutex LiveMemMutex;
+  std::unordered_set<const void *> LiveMem;
   std::unique_ptr<LaunchBalancer> Balance;
   std::unique_ptr<RunRecorder> Recorder;
   std::unique_ptr<Timeline> Spans;
