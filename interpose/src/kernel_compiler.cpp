@@ -35,8 +35,9 @@ std::string directoryOf(const std::string &Path) {
 
 bool isExecutable(const std::string &Path) { return access(Path.c_str(), X_OK) == 0; }
 
-// The tool sits next to the library in both the build tree (build/lib, build/bin) and an
-// installed tree (lib/, bin/ or libexec/libsplit/), so a moved tree still finds it.
+// The tool sits next to the library in the build tree (build/lib, build/bin) and in an installed
+// tree (lib/ or the multiarch lib/<triplet>/, with libexec/libsplit/), so a moved tree still
+// finds it.
 std::string findTool() {
   const std::string &Configured = runtime().config().Cc;
   if (!Configured.empty())
@@ -45,7 +46,8 @@ std::string findTool() {
   if (!dladdr(reinterpret_cast<void *>(&compileForSplitting), &Info) || !Info.dli_fname)
     return {};
   const std::string LibDir = directoryOf(Info.dli_fname);
-  for (const char *Relative : {"/../bin/libsplit-cc", "/../libexec/libsplit/libsplit-cc"}) {
+  for (const char *Relative : {"/../bin/libsplit-cc", "/../libexec/libsplit/libsplit-cc",
+                               "/../../libexec/libsplit/libsplit-cc"}) {
     std::string Candidate = LibDir + Relative;
     if (isExecutable(Candidate))
       return Candidate;
