@@ -1,0 +1,65 @@
+// Host cost per kernel launch: launches an empty kernel many times and reports the wall time
+// per launch. Run it natively and under libsplit; the difference is what libsplit adds (its
+// executor, planning and worker hand-offs), the devices' own launch latency being in both.
+//
+//   launch_overhead [--device P:D] [--launches N] [--global G] [--local L] [--sync each|end]
+#include "common/app_common.hpp"
+
+#include <algorithm>
+
+static const char *KernelSource = R"CLC(
+__kernel void empty(__global int *unused, int n) {
+  if (get_global_id(0) == (size_t)n)
+    unused[0] = 0;
+}
+)CLC";
+
+int main(int argc, char **argv) {
+  app::Options Opts(argc, argv,
+                    "[--launches N] [--global G] [--local L] [--sync each|end] [--warmup N]");
+  const long Launches = Opts.integer("launches", 2000);
+  const size_t Global = static_cast<size_t>(Opts.integer("global", 1024));
+  const size_t Local = static_cast<size_t>(Opts.integer("local", 64));
+  const long Warmup = Opts.integer("warmup", 50);
+  const bool SyncEach = Opts.text("sync", "end") == "each";
+
+  app::DeviceChoice Choice = app::pickDevice(Opts);
+  cl_int Err = CL_SUCCESS;
+  cl_context Context = clCreateContext(nullptr, 1, &Choice.Device, nullptr, nullptr, &Err);
+  CL_CHECK_ERR(Err, "clCreateContext");
+  cl_command_queue Queue = clCreateCommandQueue(Context, Choice.Device, 0, &Err);
+  CL_CHECK_ERR(Err, "clCreateCommandQueue");
+  cl_mem Unused = clCreateBuffer(Context, CL_MEM_READ_WRITE, sizeof(int), nullptr, &Err);
+  CL_CHECK_ERR(Err, "clCreateBuffer");
+  cl_program Program = app::buildProgram(Context, Choice.Device, KernelSource, "");
+  cl_kernel Kernel = clCreateKernel(Program, "empty", &Err);
+  CL_CHECK_ERR(Err, "clCreateKernel");
+  const int Never = -1;
+  CL_CHECK(clSetKernelArg(Kernel, 0, sizeof(cl_mem), &Unused));
+  CL_CHECK(clSetKernelArg(Kernel, 1, sizeof(int), &Never));
+
+  auto launch = [&] {
+    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, &Local, 0, nullptr,
+                                    nullptr));
+    if (SyncEach)
+      CL_CHECK(clFinish(Queue));
+  };
+  for (long I = 0; I < Warmup; ++I)
+    launch();
+  CL_CHECK(clFinish(Queue));
+  app::Stopwatch Timer;
+  for (long I = 0; I < Launches; ++I)
+    launch();
+  CL_CHECK(clFinish(Queue));
+  const double Seconds = Timer.seconds();
+  std::printf("launch_overhead: %ld launches of %zu work-items (local %zu), sync %s: "
+              "%.2f us per launch\n",
+              Launches, Global, Local, SyncEach ? "each" : "end",
+              1e6 * Seconds / static_cast<double>(std::max(Launches, 1L)));
+  clReleaseKernel(Kernel);
+  clReleaseProgram(Program);
+  clReleaseMemObject(Unused);
+  clReleaseCommandQueue(Queue);
+  clReleaseContext(Context);
+  return 0;
+}
