@@ -26,6 +26,19 @@ template <typename R> R unavailable() {
     return R{};
 }
 
+// clRetain*/clRelease* share this: a handle that is not a live libsplit object of the right kind,
+// or a release past zero, is the kind's CL_INVALID_* error.
+template <typename Object> cl_int retainObject(Object *O, cl_int Invalid) {
+  if (!O)
+    return Invalid;
+  O->retain();
+  return CL_SUCCESS;
+}
+
+template <typename Object> cl_int releaseObject(Object *O, cl_int Invalid) {
+  return O && O->release() ? CL_SUCCESS : Invalid;
+}
+
 } // namespace libsplit
 
 // In pass-through mode (LIBSPLIT_DISABLE, a malformed control, or libsplit could not start)

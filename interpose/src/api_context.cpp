@@ -76,17 +76,12 @@ clCreateContextFromType(const cl_context_properties *Properties, cl_device_type 
 
 LIBSPLIT_API cl_int CL_API_CALL clRetainContext(cl_context ContextHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainContext, ContextHandle);
-  Context *C = asContext(ContextHandle);
-  LIBSPLIT_CHECK(!C, CL_INVALID_CONTEXT);
-  C->retain();
-  return CL_SUCCESS;
+  return retainObject(asContext(ContextHandle), CL_INVALID_CONTEXT);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clReleaseContext(cl_context ContextHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseContext, ContextHandle);
-  Context *C = asContext(ContextHandle);
-  LIBSPLIT_CHECK(!C || !C->release(), CL_INVALID_CONTEXT);
-  return CL_SUCCESS;
+  return releaseObject(asContext(ContextHandle), CL_INVALID_CONTEXT);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetContextInfo(cl_context ContextHandle, cl_context_info Param,

@@ -60,6 +60,17 @@ cl_int rectRows(const size_t *Origin, const size_t *Region, size_t RowPitch, siz
   return CL_SUCCESS;
 }
 
+// The same rectangle seen in a buffer and in host memory (clEnqueue{Read,Write}BufferRect).
+cl_int rectRows(const size_t *BufferOrigin, const size_t *HostOrigin, const size_t *Region,
+                size_t BufferRowPitch, size_t BufferSlicePitch, size_t HostRowPitch,
+                size_t HostSlicePitch, size_t BufferSize, RectRows &InBuffer, RectRows &InHost) {
+  if (cl_int E =
+          rectRows(BufferOrigin, Region, BufferRowPitch, BufferSlicePitch, BufferSize, InBuffer);
+      E != CL_SUCCESS)
+    return E;
+  return rectRows(HostOrigin, Region, HostRowPitch, HostSlicePitch, SIZE_MAX, InHost);
+}
+
 RangeSet rowsIn(Buffer &B, const RectRows &Rows) {
   RangeSet Ranges;
   const size_t Base = B.rootOffset();
@@ -185,11 +196,8 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBufferRect(
   LIBSPLIT_CHECK(!Pointer, CL_INVALID_VALUE);
   LIBSPLIT_CHECK(hostCannotRead(*B), CL_INVALID_OPERATION);
   RectRows InBuffer, InHost;
-  if (cl_int E =
-          rectRows(BufferOrigin, Region, BufferRowPitch, BufferSlicePitch, B->size(), InBuffer);
-      E != CL_SUCCESS)
-    return E;
-  if (cl_int E = rectRows(HostOrigin, Region, HostRowPitch, HostSlicePitch, SIZE_MAX, InHost);
+  if (cl_int E = rectRows(BufferOrigin, HostOrigin, Region, BufferRowPitch, BufferSlicePitch,
+                          HostRowPitch, HostSlicePitch, B->size(), InBuffer, InHost);
       E != CL_SUCCESS)
     return E;
   auto Keep = B->shared_from_this();
@@ -220,11 +228,8 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
   LIBSPLIT_CHECK(!Pointer, CL_INVALID_VALUE);
   LIBSPLIT_CHECK(hostCannotWrite(*B), CL_INVALID_OPERATION);
   RectRows InBuffer, InHost;
-  if (cl_int E =
-          rectRows(BufferOrigin, Region, BufferRowPitch, BufferSlicePitch, B->size(), InBuffer);
-      E != CL_SUCCESS)
-    return E;
-  if (cl_int E = rectRows(HostOrigin, Region, HostRowPitch, HostSlicePitch, SIZE_MAX, InHost);
+  if (cl_int E = rectRows(BufferOrigin, HostOrigin, Region, BufferRowPitch, BufferSlicePitch,
+                          HostRowPitch, HostSlicePitch, B->size(), InBuffer, InHost);
       E != CL_SUCCESS)
     return E;
   auto Keep = B->shared_from_this();

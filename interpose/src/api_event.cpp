@@ -63,17 +63,12 @@ LIBSPLIT_API cl_int CL_API_CALL clSetUserEventStatus(cl_event EventHandle, cl_in
 
 LIBSPLIT_API cl_int CL_API_CALL clRetainEvent(cl_event EventHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainEvent, EventHandle);
-  Event *E = asEvent(EventHandle);
-  LIBSPLIT_CHECK(!E, CL_INVALID_EVENT);
-  E->retain();
-  return CL_SUCCESS;
+  return retainObject(asEvent(EventHandle), CL_INVALID_EVENT);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clReleaseEvent(cl_event EventHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseEvent, EventHandle);
-  Event *E = asEvent(EventHandle);
-  LIBSPLIT_CHECK(!E || !E->release(), CL_INVALID_EVENT);
-  return CL_SUCCESS;
+  return releaseObject(asEvent(EventHandle), CL_INVALID_EVENT);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clSetEventCallback(cl_event EventHandle, cl_int Trigger,

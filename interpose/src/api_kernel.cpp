@@ -81,17 +81,12 @@ LIBSPLIT_API cl_kernel CL_API_CALL clCloneKernel(cl_kernel Source, cl_int *Error
 
 LIBSPLIT_API cl_int CL_API_CALL clRetainKernel(cl_kernel KernelHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainKernel, KernelHandle);
-  Kernel *K = asKernel(KernelHandle);
-  LIBSPLIT_CHECK(!K, CL_INVALID_KERNEL);
-  K->retain();
-  return CL_SUCCESS;
+  return retainObject(asKernel(KernelHandle), CL_INVALID_KERNEL);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clReleaseKernel(cl_kernel KernelHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseKernel, KernelHandle);
-  Kernel *K = asKernel(KernelHandle);
-  LIBSPLIT_CHECK(!K || !K->release(), CL_INVALID_KERNEL);
-  return CL_SUCCESS;
+  return releaseObject(asKernel(KernelHandle), CL_INVALID_KERNEL);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clSetKernelArg(cl_kernel KernelHandle, cl_uint Index, size_t Size,

@@ -88,17 +88,12 @@ LIBSPLIT_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem BufferHandle, cl_mem_fl
 
 LIBSPLIT_API cl_int CL_API_CALL clRetainMemObject(cl_mem Mem) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainMemObject, Mem);
-  Buffer *B = asBuffer(Mem);
-  LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
-  B->retain();
-  return CL_SUCCESS;
+  return retainObject(asBuffer(Mem), CL_INVALID_MEM_OBJECT);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clReleaseMemObject(cl_mem Mem) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseMemObject, Mem);
-  Buffer *B = asBuffer(Mem);
-  LIBSPLIT_CHECK(!B || !B->release(), CL_INVALID_MEM_OBJECT);
-  return CL_SUCCESS;
+  return releaseObject(asBuffer(Mem), CL_INVALID_MEM_OBJECT);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem Mem, cl_mem_info Param, size_t ValueSize,

@@ -101,17 +101,12 @@ LIBSPLIT_API cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
 
 LIBSPLIT_API cl_int CL_API_CALL clRetainProgram(cl_program ProgramHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainProgram, ProgramHandle);
-  Program *P = asProgram(ProgramHandle);
-  LIBSPLIT_CHECK(!P, CL_INVALID_PROGRAM);
-  P->retain();
-  return CL_SUCCESS;
+  return retainObject(asProgram(ProgramHandle), CL_INVALID_PROGRAM);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clReleaseProgram(cl_program ProgramHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseProgram, ProgramHandle);
-  Program *P = asProgram(ProgramHandle);
-  LIBSPLIT_CHECK(!P || !P->release(), CL_INVALID_PROGRAM);
-  return CL_SUCCESS;
+  return releaseObject(asProgram(ProgramHandle), CL_INVALID_PROGRAM);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clBuildProgram(cl_program ProgramHandle, cl_uint NumDevices,

@@ -62,19 +62,12 @@ clCreateCommandQueueWithProperties(cl_context ContextHandle, cl_device_id Device
 
 LIBSPLIT_API cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue QueueHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainCommandQueue, QueueHandle);
-  Queue *Q = asQueue(QueueHandle);
-  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
-  Q->retain();
-  return CL_SUCCESS;
+  return retainObject(asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue QueueHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseCommandQueue, QueueHandle);
-  Queue *Q = asQueue(QueueHandle);
-  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
-  // Releasing the last reference flushes (commands keep running; they hold the queue).
-  LIBSPLIT_CHECK(!Q->release(), CL_INVALID_COMMAND_QUEUE);
-  return CL_SUCCESS;
+  return releaseObject(asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue QueueHandle,
