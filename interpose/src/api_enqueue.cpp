@@ -12,12 +12,13 @@ namespace {
 // blocking command that failed returns its error, as the native call would.
 template <typename Fn>
 cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *WaitList,
-               cl_event *EventOut, bool Blocking, Fn Body) {
+               cl_event *EventOut, bool Blocking, Fn Body,
+               CommandOrder Order = CommandOrder::Free) {
   std::vector<std::shared_ptr<Event>> Dependencies;
   if (cl_int Error = resolveWaitList(NumWait, WaitList, Q.context(), Dependencies);
       Error != CL_SUCCESS)
     return Error;
-  auto Done = Q.enqueue(Type, std::move(Dependencies), std::move(Body));
+  auto Done = Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order);
   cl_int Result = CL_SUCCESS;
   if (Blocking && Done->wait() < 0)
     Result = Done->status();
@@ -79,6 +80,31 @@ RangeSet rowsIn(Buffer &B, const RectRows &Rows) {
   return Ranges;
 }
 
+// A zero-size read or write is an error in OpenCL 1.2 and a no-op for some newer
+// implementations: the real implementation of the app's device decides, and if it accepts, the
+// command is a no-op in libsplit's queue too (so that its event and ordering still hold).
+cl_int zeroSizeTransfer(Queue &Q, Buffer &B, cl_command_type Type, cl_bool Blocking, size_t Offset,
+                        void *Pointer, cl_uint NumWait, const cl_event *WaitList,
+                        cl_event *EventOut) {
+  const RealApi &Api = runtime().real();
+  cl_int Error = CL_SUCCESS;
+  cl_mem Real = B.realOn(Q.exec(), Error);
+  if (!Real)
+    return Error;
+  cl_event Probe = nullptr;
+  Error = Type == CL_COMMAND_READ_BUFFER
+              ? Api.clEnqueueReadBuffer(Q.exec().RealQueue, Real, CL_TRUE, Offset, 0, Pointer, 0,
+                                        nullptr, &Probe)
+              : Api.clEnqueueWriteBuffer(Q.exec().RealQueue, Real, CL_TRUE, Offset, 0, Pointer, 0,
+                                         nullptr, &Probe);
+  if (Probe)
+    Api.clReleaseEvent(Probe);
+  if (Error != CL_SUCCESS)
+    return Error;
+  return enqueue(Q, Type, NumWait, WaitList, EventOut, Blocking,
+                 [](libsplit::Event &) { return CL_SUCCESS; });
+}
+
 #define LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, MemHandle)                                          \
   Queue *Q = asQueue(QueueHandle);                                                                 \
   LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);                                                    \
@@ -95,8 +121,10 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue QueueHandle
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueReadBuffer, QueueHandle, Mem, Blocking, Offset, Size,
                                    Pointer, NumWait, WaitList, Event);
   LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
-  LIBSPLIT_CHECK(!Pointer || Size == 0 || Offset + Size > B->size() || Offset + Size < Offset,
-                 CL_INVALID_VALUE);
+  if (Size == 0)
+    return zeroSizeTransfer(*Q, *B, CL_COMMAND_READ_BUFFER, Blocking, Offset, Pointer, NumWait,
+                            WaitList, Event);
+  LIBSPLIT_CHECK(!Pointer || Offset + Size > B->size() || Offset + Size < Offset, CL_INVALID_VALUE);
   LIBSPLIT_CHECK(hostCannotRead(*B), CL_INVALID_OPERATION);
   auto Keep = B->shared_from_this();
   return enqueue(*Q, CL_COMMAND_READ_BUFFER, NumWait, WaitList, Event, Blocking,
@@ -113,8 +141,10 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWriteBuffer, QueueHandle, Mem, Blocking, Offset, Size,
                                    Pointer, NumWait, WaitList, Event);
   LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
-  LIBSPLIT_CHECK(!Pointer || Size == 0 || Offset + Size > B->size() || Offset + Size < Offset,
-                 CL_INVALID_VALUE);
+  if (Size == 0)
+    return zeroSizeTransfer(*Q, *B, CL_COMMAND_WRITE_BUFFER, Blocking, Offset,
+                            const_cast<void *>(Pointer), NumWait, WaitList, Event);
+  LIBSPLIT_CHECK(!Pointer || Offset + Size > B->size() || Offset + Size < Offset, CL_INVALID_VALUE);
   LIBSPLIT_CHECK(hostCannotWrite(*B), CL_INVALID_OPERATION);
   auto Keep = B->shared_from_this();
   return enqueue(*Q, CL_COMMAND_WRITE_BUFFER, NumWait, WaitList, Event, Blocking,
@@ -262,8 +292,12 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
   if (cl_int E = rectRows(TargetOrigin, Region, TargetRowPitch, TargetSlicePitch, T->size(), To);
       E != CL_SUCCESS)
     return E;
-  LIBSPLIT_CHECK(&B->root() == &T->root() &&
-                     rowsIn(*B, From).intersection(rowsIn(*T, To)).totalBytes() > 0,
+  // The same buffer with different pitches is an error of its own, checked before overlap.
+  const bool SameBuffer = &B->root() == &T->root();
+  LIBSPLIT_CHECK(B == T &&
+                     (SourceRowPitch != TargetRowPitch || SourceSlicePitch != TargetSlicePitch),
+                 CL_INVALID_VALUE);
+  LIBSPLIT_CHECK(SameBuffer && rowsIn(*B, From).intersection(rowsIn(*T, To)).totalBytes() > 0,
                  CL_MEM_COPY_OVERLAP);
   auto S = B->shared_from_this(), D = T->shared_from_this();
   return enqueue(*Q, CL_COMMAND_COPY_BUFFER_RECT, NumWait, WaitList, Event, false,
@@ -374,26 +408,45 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   LIBSPLIT_CHECK(!K, CL_INVALID_KERNEL);
   LIBSPLIT_CHECK(&K->program().context() != &Q->context(), CL_INVALID_CONTEXT);
   LIBSPLIT_CHECK(WorkDim < 1 || WorkDim > 3, CL_INVALID_WORK_DIMENSION);
-  LIBSPLIT_CHECK(!GlobalSize, CL_INVALID_GLOBAL_WORK_SIZE);
   LIBSPLIT_CHECK(!K->allArgsSet(), CL_INVALID_KERNEL_ARGS);
+  // Since OpenCL 2.1 an empty NDRange (NULL or a zero size) is a no-op, before that an error.
+  bool Empty = !GlobalSize;
+  for (cl_uint D = 0; GlobalSize && D < WorkDim; ++D)
+    Empty |= GlobalSize[D] == 0;
+  if (Empty) {
+    LIBSPLIT_CHECK(Q->exec().Version < 21, CL_INVALID_GLOBAL_WORK_SIZE);
+    return enqueue(*Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
+                   [](libsplit::Event &) { return CL_SUCCESS; });
+  }
+  // A reqd_work_group_size attribute must be matched exactly.
+  size_t Required[3] = {0, 0, 0};
+  RT.real().clGetKernelWorkGroupInfo(K->validation(), Q->exec().Real,
+                                     CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(Required), Required,
+                                     nullptr);
+  if (Required[0] || Required[1] || Required[2]) {
+    LIBSPLIT_CHECK(!LocalSize, CL_INVALID_WORK_GROUP_SIZE);
+    for (cl_uint D = 0; D < WorkDim; ++D)
+      LIBSPLIT_CHECK(LocalSize[D] != Required[D], CL_INVALID_WORK_GROUP_SIZE);
+  }
   LaunchRequest R;
   R.WorkDim = WorkDim;
   size_t GroupSize = 1;
   for (cl_uint D = 0; D < WorkDim; ++D) {
-    LIBSPLIT_CHECK(GlobalSize[D] == 0, CL_INVALID_GLOBAL_WORK_SIZE);
     R.Global[D] = GlobalSize[D];
     R.Offset[D] = GlobalOffset ? GlobalOffset[D] : 0;
     if (LocalSize) {
       LIBSPLIT_CHECK(LocalSize[D] == 0 || GlobalSize[D] % LocalSize[D] != 0,
                      CL_INVALID_WORK_GROUP_SIZE);
-      LIBSPLIT_CHECK(LocalSize[D] > Q->exec().MaxWorkItemSizes[D], CL_INVALID_WORK_ITEM_SIZE);
       R.Local[D] = LocalSize[D];
       GroupSize *= LocalSize[D];
     }
   }
+  // The group as a whole is checked before each dimension, as implementations do.
   LIBSPLIT_CHECK(GroupSize > Q->exec().MaxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE);
+  for (cl_uint D = 0; LocalSize && D < WorkDim; ++D)
+    LIBSPLIT_CHECK(LocalSize[D] > Q->exec().MaxWorkItemSizes[D], CL_INVALID_WORK_ITEM_SIZE);
   R.LocalGiven = LocalSize != nullptr;
-  R.Args = K->snapshotArgs();
+  LIBSPLIT_CHECK(!K->snapshotArgs(R.Args), CL_INVALID_MEM_OBJECT);
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();
   return enqueue(*Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
@@ -431,9 +484,10 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue Que
                                    Event);
   Queue *Q = asQueue(QueueHandle);
   LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
-  // Commands run in order, so "after everything before it" holds by construction.
-  return enqueue(*Q, CL_COMMAND_MARKER, NumWait, WaitList, Event, false,
-                 [](libsplit::Event &) { return CL_SUCCESS; });
+  return enqueue(
+      *Q, CL_COMMAND_MARKER, NumWait, WaitList, Event, false,
+      [](libsplit::Event &) { return CL_SUCCESS; },
+      NumWait ? CommandOrder::Free : CommandOrder::AfterEarlier);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue QueueHandle,
@@ -444,8 +498,10 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue Qu
                                    Event);
   Queue *Q = asQueue(QueueHandle);
   LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
-  return enqueue(*Q, CL_COMMAND_BARRIER, NumWait, WaitList, Event, false,
-                 [](libsplit::Event &) { return CL_SUCCESS; });
+  return enqueue(
+      *Q, CL_COMMAND_BARRIER, NumWait, WaitList, Event, false,
+      [](libsplit::Event &) { return CL_SUCCESS; },
+      NumWait ? CommandOrder::Barrier : CommandOrder::BarrierAfterEarlier);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueMarker(cl_command_queue QueueHandle, cl_event *Event) {

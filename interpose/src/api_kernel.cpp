@@ -57,14 +57,17 @@ LIBSPLIT_API cl_kernel CL_API_CALL clCloneKernel(cl_kernel Source, cl_int *Error
   if (!Clone)
     return nullptr;
   Kernel *Copy = asKernel(Clone);
-  for (cl_uint I = 0; I < K->argCount(); ++I) {
-    const KernelArg A = K->snapshotArgs()[I];
+  std::vector<KernelArg> Args;
+  K->snapshotArgs(Args);
+  for (cl_uint I = 0; I < Args.size(); ++I) {
+    const KernelArg &A = Args[I];
     switch (A.What) {
-    case KernelArg::Kind::Buffer: {
-      cl_mem Mem = A.Mem.get();
-      Copy->setArg(I, sizeof(cl_mem), &Mem);
+    case KernelArg::Kind::Buffer:
+      if (A.Mem) {
+        cl_mem Mem = A.Mem.get();
+        Copy->setArg(I, sizeof(cl_mem), &Mem);
+      }
       break;
-    }
     case KernelArg::Kind::NullBuffer:
     case KernelArg::Kind::Local:
       Copy->setArg(I, A.LocalSize, nullptr);

@@ -18,8 +18,8 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
                   cl_int *ErrorRet) {
   Context *C = asContext(ContextHandle);
   LIBSPLIT_CHECK_RET(!C, CL_INVALID_CONTEXT, ErrorRet);
-  if (!(Flags & AccessFlags))
-    Flags |= CL_MEM_READ_WRITE;
+  // The flags are kept as the app gave them (CL_MEM_FLAGS reports them); no access flag means
+  // CL_MEM_READ_WRITE.
   LIBSPLIT_CHECK_RET((Flags & ~KnownFlags) || moreThanOne(Flags & AccessFlags) ||
                          moreThanOne(Flags & HostAccessFlags) ||
                          ((Flags & CL_MEM_USE_HOST_PTR) &&
@@ -72,8 +72,25 @@ LIBSPLIT_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem BufferHandle, cl_mem_fl
   LIBSPLIT_CHECK_RET(Region->origin + Region->size > Parent->size() ||
                          Region->origin + Region->size < Region->origin,
                      CL_INVALID_VALUE, ErrorRet);
-  LIBSPLIT_CHECK_RET(Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR),
+  LIBSPLIT_CHECK_RET((Flags & ~(AccessFlags | HostAccessFlags)) ||
+                         moreThanOne(Flags & AccessFlags) || moreThanOne(Flags & HostAccessFlags),
                      CL_INVALID_VALUE, ErrorRet);
+  // A sub-buffer may not widen its parent's access, by kernels or by the host, and inherits
+  // what it does not say (the host-pointer flags always).
+  const cl_mem_flags ParentFlags = Parent->flags();
+  LIBSPLIT_CHECK_RET(
+      ((ParentFlags & CL_MEM_WRITE_ONLY) && (Flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+          ((ParentFlags & CL_MEM_READ_ONLY) && (Flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+          ((ParentFlags & CL_MEM_HOST_WRITE_ONLY) && (Flags & CL_MEM_HOST_READ_ONLY)) ||
+          ((ParentFlags & CL_MEM_HOST_READ_ONLY) && (Flags & CL_MEM_HOST_WRITE_ONLY)) ||
+          ((ParentFlags & CL_MEM_HOST_NO_ACCESS) &&
+           (Flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))),
+      CL_INVALID_VALUE, ErrorRet);
+  if (!(Flags & AccessFlags))
+    Flags |= ParentFlags & AccessFlags;
+  if (!(Flags & HostAccessFlags))
+    Flags |= ParentFlags & HostAccessFlags;
+  Flags |= ParentFlags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   auto Sub = Buffer::create(Parent->shared_from_this(), Flags, Region->origin, Region->size);
   // The primary device's real sub-buffer judges the origin (CL_MISALIGNED_SUB_BUFFER_OFFSET).
   cl_int Error = Sub->initialize();

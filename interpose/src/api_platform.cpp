@@ -86,6 +86,15 @@ LIBSPLIT_API cl_int CL_API_CALL clGetDeviceInfo(cl_device_id DeviceHandle, cl_de
     return returnValue<cl_device_svm_capabilities>(0, ValueSize, Value, SizeRet);
   case CL_DEVICE_PIPE_SUPPORT:
     return returnValue<cl_bool>(CL_FALSE, ValueSize, Value, SizeRet);
+  case CL_DEVICE_EXECUTION_CAPABILITIES: {
+    cl_device_exec_capabilities Capabilities = 0;
+    cl_int Error =
+        RT.real().clGetDeviceInfo(D->real(), Param, sizeof(Capabilities), &Capabilities, nullptr);
+    if (Error != CL_SUCCESS)
+      return Error;
+    return returnValue<cl_device_exec_capabilities>(Capabilities & ~CL_EXEC_NATIVE_KERNEL,
+                                                    ValueSize, Value, SizeRet);
+  }
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
     return returnValue<cl_device_device_enqueue_capabilities>(0, ValueSize, Value, SizeRet);
   default:

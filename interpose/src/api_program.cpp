@@ -199,8 +199,12 @@ LIBSPLIT_API cl_int CL_API_CALL clGetProgramInfo(cl_program ProgramHandle, cl_pr
     return returnValue<cl_uint>(P->appReferences(), ValueSize, Value, SizeRet);
   case CL_PROGRAM_CONTEXT:
     return returnValue<cl_context>(&P->context(), ValueSize, Value, SizeRet);
-  case CL_PROGRAM_DEVICES: {
-    // The real program's devices, as libsplit's objects.
+  case CL_PROGRAM_NUM_DEVICES:
+  case CL_PROGRAM_DEVICES:
+  case CL_PROGRAM_BINARY_SIZES:
+  case CL_PROGRAM_BINARIES: {
+    // The real program lives in a context that also holds the split devices: answer for the
+    // app's devices only, in the real order.
     size_t Size = 0;
     cl_int Error = RT.real().clGetProgramInfo(P->original(), CL_PROGRAM_DEVICES, 0, nullptr, &Size);
     if (Error != CL_SUCCESS)
@@ -208,11 +212,46 @@ LIBSPLIT_API cl_int CL_API_CALL clGetProgramInfo(cl_program ProgramHandle, cl_pr
     std::vector<cl_device_id> Real(Size / sizeof(cl_device_id));
     RT.real().clGetProgramInfo(P->original(), CL_PROGRAM_DEVICES, Size, Real.data(), nullptr);
     std::vector<cl_device_id> Ours;
-    for (cl_device_id D : Real)
+    std::vector<size_t> Indices;
+    for (size_t I = 0; I < Real.size(); ++I)
       for (Device *Candidate : P->context().appDevices())
-        if (Candidate->real() == D)
+        if (Candidate->real() == Real[I]) {
           Ours.push_back(Candidate);
-    return returnVector(Ours, ValueSize, Value, SizeRet);
+          Indices.push_back(I);
+        }
+    if (Param == CL_PROGRAM_NUM_DEVICES)
+      return returnValue<cl_uint>(static_cast<cl_uint>(Ours.size()), ValueSize, Value, SizeRet);
+    if (Param == CL_PROGRAM_DEVICES)
+      return returnVector(Ours, ValueSize, Value, SizeRet);
+    std::vector<size_t> Sizes(Real.size());
+    RT.real().clGetProgramInfo(P->original(), CL_PROGRAM_BINARY_SIZES,
+                               Sizes.size() * sizeof(size_t), Sizes.data(), nullptr);
+    if (Param == CL_PROGRAM_BINARY_SIZES) {
+      std::vector<size_t> Mine;
+      for (size_t I : Indices)
+        Mine.push_back(Sizes[I]);
+      return returnVector(Mine, ValueSize, Value, SizeRet);
+    }
+    // CL_PROGRAM_BINARIES: the app passes one pointer per device of its own.
+    const size_t Needed = Ours.size() * sizeof(unsigned char *);
+    if (Value && ValueSize < Needed)
+      return CL_INVALID_VALUE;
+    if (SizeRet)
+      *SizeRet = Needed;
+    if (!Value)
+      return CL_SUCCESS;
+    std::vector<unsigned char *> Pointers(Real.size(), nullptr);
+    std::vector<std::vector<unsigned char>> Scratch(Real.size());
+    auto **Targets = static_cast<unsigned char **>(Value);
+    for (size_t I = 0; I < Real.size(); ++I) {
+      Scratch[I].resize(Sizes[I]);
+      Pointers[I] = Scratch[I].data();
+    }
+    for (size_t K = 0; K < Indices.size(); ++K)
+      Pointers[Indices[K]] = Targets[K];
+    return RT.real().clGetProgramInfo(P->original(), CL_PROGRAM_BINARIES,
+                                      Pointers.size() * sizeof(unsigned char *), Pointers.data(),
+                                      nullptr);
   }
   default:
     return RT.real().clGetProgramInfo(P->original(), Param, ValueSize, Value, SizeRet);

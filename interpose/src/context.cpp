@@ -3,6 +3,7 @@
 #include "runtime.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace libsplit {
 
@@ -125,6 +126,11 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
                          Exec->MaxWorkItemSizes.data(), nullptr);
     Real.clGetDeviceInfo(W.Real, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(cl_ulong), &Exec->LocalMemSize,
                          nullptr);
+    char Version[512] = {};
+    unsigned Major = 1, Minor = 0;
+    Real.clGetDeviceInfo(W.Real, CL_DEVICE_VERSION, sizeof(Version) - 1, Version, nullptr);
+    std::sscanf(Version, "OpenCL %u.%u", &Major, &Minor);
+    Exec->Version = 10 * Major + Minor;
     cl_int Error = CL_SUCCESS;
     Exec->RealQueue =
         Real.clCreateCommandQueue(Exec->RealContext, W.Real, CL_QUEUE_PROFILING_ENABLE, &Error);
@@ -159,6 +165,8 @@ Context::~Context() {
 }
 
 ExecDevice *Context::execFor(const Device *AppDevice) {
+  if (std::find(AppDevices.begin(), AppDevices.end(), AppDevice) == AppDevices.end())
+    return nullptr;
   for (auto &E : Exec)
     if (E->Visible == AppDevice && E->Real == AppDevice->real())
       return E.get();

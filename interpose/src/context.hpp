@@ -27,6 +27,7 @@ struct ExecDevice {
   std::size_t MaxWorkGroupSize = 0;
   std::vector<std::size_t> MaxWorkItemSizes;
   cl_ulong LocalMemSize = 0;
+  unsigned Version = 0; // OpenCL version of the device: 10 * major + minor
   std::unique_ptr<DeviceWorker> Worker;
 };
 
@@ -45,6 +46,8 @@ public:
   const std::vector<cl_context_properties> &properties() const { return Properties; }
   std::vector<std::unique_ptr<ExecDevice>> &devices() { return Exec; }
   ExecDevice &primary() { return *Exec.front(); }
+  // The execution device of one of the app's devices of this context, else null (a split device
+  // the app never named is not the app's to use).
   ExecDevice *execFor(const Device *AppDevice);
   std::vector<ExecDevice *> splitDevices();
 

@@ -42,7 +42,7 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
       return Result;
     Result = Real.clSetKernelArg(Validation, Index, Size, &RealMem);
     Arg.What = KernelArg::Kind::Buffer;
-    Arg.Mem = Mem->shared_from_this();
+    Arg.SetMem = Mem->shared_from_this();
   } else {
     Result = Real.clSetKernelArg(Validation, Index, Size, Value);
     if (!Value) {
@@ -68,9 +68,13 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   return CL_SUCCESS;
 }
 
-std::vector<KernelArg> Kernel::snapshotArgs() const {
+bool Kernel::snapshotArgs(std::vector<KernelArg> &Out) const {
   std::lock_guard<std::mutex> Lock(Mutex);
-  return Args;
+  Out = Args;
+  for (KernelArg &A : Out)
+    if (A.What == KernelArg::Kind::Buffer && !(A.Mem = A.SetMem.lock()))
+      return false;
+  return true;
 }
 
 bool Kernel::allArgsSet() const {

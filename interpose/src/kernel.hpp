@@ -19,7 +19,8 @@ struct KernelArg {
   enum class Kind { Unset, Buffer, NullBuffer, Local, Bytes };
   Kind What = Kind::Unset;
   std::vector<std::uint8_t> Value; // Bytes: the argument's bytes
-  std::shared_ptr<Buffer> Mem;     // Buffer
+  std::shared_ptr<Buffer> Mem;     // Buffer, in a launch's snapshot
+  std::weak_ptr<Buffer> SetMem;    // Buffer, as set: a kernel does not keep its arguments alive
   size_t LocalSize = 0;            // Local
 };
 
@@ -34,7 +35,8 @@ public:
   cl_uint argCount() const { return static_cast<cl_uint>(Args.size()); }
 
   cl_int setArg(cl_uint Index, size_t Size, const void *Value);
-  std::vector<KernelArg> snapshotArgs() const;
+  // The arguments for a launch; false (CL_INVALID_MEM_OBJECT) if a buffer argument was released.
+  bool snapshotArgs(std::vector<KernelArg> &Out) const;
   bool allArgsSet() const;
 
   // The real kernel a device runs: the app's original kernel (Split = false) or the

@@ -475,15 +475,20 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     }
     if (cl_int Error = runOnDevices(std::move(Reads)); Error != CL_SUCCESS)
       return Error;
+    // Only bytes the slice may have written are compared: elsewhere (outside a sub-buffer, say)
+    // the device copy may be stale and must not be mistaken for a write.
+    RangeSet Merged;
     for (size_t I = 0; I < Slices.size(); ++I) {
       const auto DiffStart = Clock::now();
       const std::vector<std::uint8_t> &Copy = After[I];
-      for (size_t B = 0; B < Size; ++B)
-        if (Copy[B] != Before[B])
-          Host[B] = Copy[B];
+      for (const Span &S : P.Write[I].spans())
+        for (size_t B = S.Begin; B < S.End; ++B)
+          if (Copy[B] != Before[B])
+            Host[B] = Copy[B];
+      Merged.add(P.Write[I]);
       Slices[I].TransferSeconds += secondsSince(DiffStart);
     }
-    Root->wroteOnHost(RangeSet(0, Size));
+    Root->wroteOnHost(Merged);
   }
   const double Makespan = secondsSince(LaunchStart);
 

@@ -2,6 +2,9 @@
 
 #include "context.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 namespace libsplit {
 
 Queue::Queue(std::shared_ptr<Context> Owner, Device &AppDevice, ExecDevice &Exec,
@@ -9,6 +12,7 @@ Queue::Queue(std::shared_ptr<Context> Owner, Device &AppDevice, ExecDevice &Exec
     : Owner(std::move(Owner)), AppDevice(AppDevice), Exec(Exec), Properties(Properties),
       AppProperties(std::move(AppProperties)), State(std::make_shared<Executor>()) {
   initHandle(*this, HandleMagic::Queue);
+  State->OutOfOrder = (Properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
   Thread = std::thread(run, State);
 }
 
@@ -27,31 +31,80 @@ Queue::~Queue() {
 }
 
 std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
-                                      std::vector<std::shared_ptr<Event>> WaitFor,
-                                      CommandBody Body) {
+                                      std::vector<std::shared_ptr<Event>> WaitFor, CommandBody Body,
+                                      CommandOrder Order) {
   auto Done =
       Event::create(Owner, shared_from_this(), Type, (Properties & CL_QUEUE_PROFILING_ENABLE) != 0);
   {
-    std::lock_guard<std::mutex> Lock(LastMutex);
-    Last = Done;
+    std::lock_guard<std::mutex> Lock(PendingMutex);
+    Pending.erase(std::remove_if(Pending.begin(), Pending.end(),
+                                 [](const std::weak_ptr<Event> &Weak) {
+                                   auto E = Weak.lock();
+                                   return !E || E->status() <= CL_COMPLETE;
+                                 }),
+                  Pending.end());
+    Pending.push_back(Done);
   }
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
-    State->Commands.push_back({Done, std::move(WaitFor), std::move(Body)});
+    State->Commands.push_back({Done, std::move(WaitFor), std::move(Body), Order});
   }
   State->Wake.notify_one();
   return Done;
 }
 
 cl_int Queue::finish() {
-  std::shared_ptr<Event> Tail;
+  std::vector<std::weak_ptr<Event>> Waiting;
   {
-    std::lock_guard<std::mutex> Lock(LastMutex);
-    Tail = Last;
+    std::lock_guard<std::mutex> Lock(PendingMutex);
+    Waiting = Pending;
   }
-  if (Tail)
-    Tail->wait();
+  // An event already destroyed belonged to a command that finished.
+  for (const auto &Weak : Waiting)
+    if (auto E = Weak.lock())
+      E->wait();
   return CL_SUCCESS;
+}
+
+std::optional<Queue::Command> Queue::takeReady(Executor &State) {
+  for (auto It = State.Commands.begin(); It != State.Commands.end(); ++It) {
+    const bool First = It == State.Commands.begin();
+    const bool AfterEarlier =
+        It->Order == CommandOrder::AfterEarlier || It->Order == CommandOrder::BarrierAfterEarlier;
+    const bool Barrier =
+        It->Order == CommandOrder::Barrier || It->Order == CommandOrder::BarrierAfterEarlier;
+    bool Ready = !AfterEarlier || First;
+    for (const auto &Dependency : It->WaitFor)
+      Ready = Ready && Dependency->status() <= CL_COMPLETE;
+    if (Ready) {
+      Command Taken = std::move(*It);
+      State.Commands.erase(It);
+      return Taken;
+    }
+    if (Barrier)
+      break; // nothing after a pending barrier may start
+  }
+  return std::nullopt;
+}
+
+cl_int Queue::execute(Command &Next) {
+  Event &Done = *Next.Done;
+  if (Done.profiled())
+    Done.stamp(CL_PROFILING_COMMAND_SUBMIT, hostNanoseconds());
+  Done.setStatus(CL_SUBMITTED);
+  cl_int Result = CL_SUCCESS;
+  for (const auto &Dependency : Next.WaitFor)
+    if (Dependency->wait() < 0)
+      Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  if (Result == CL_SUCCESS) {
+    if (Done.profiled())
+      Done.stamp(CL_PROFILING_COMMAND_START, hostNanoseconds());
+    Done.setStatus(CL_RUNNING);
+    Result = Next.Body(Done);
+    if (Done.profiled())
+      Done.stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
+  }
+  return Result;
 }
 
 void Queue::run(std::shared_ptr<Executor> State) {
@@ -59,31 +112,33 @@ void Queue::run(std::shared_ptr<Executor> State) {
     Command Next;
     {
       std::unique_lock<std::mutex> Lock(State->Mutex);
-      State->Wake.wait(Lock, [&] { return State->Stopping || !State->Commands.empty(); });
-      if (State->Commands.empty())
-        return;
-      Next = std::move(State->Commands.front());
-      State->Commands.pop_front();
+      for (;;) {
+        if (State->Stopping && State->Commands.empty())
+          return;
+        if (!State->OutOfOrder && !State->Commands.empty()) {
+          Next = std::move(State->Commands.front());
+          State->Commands.pop_front();
+          break;
+        }
+        if (State->OutOfOrder) {
+          if (auto Ready = takeReady(*State)) {
+            Next = std::move(*Ready);
+            break;
+          }
+        }
+        // Out of order, a held command must not hold back the others: look again when a
+        // command arrives or shortly (events of other queues and user events complete
+        // without telling this queue).
+        if (State->Commands.empty())
+          State->Wake.wait(Lock);
+        else
+          State->Wake.wait_for(Lock, std::chrono::microseconds(500));
+      }
     }
-    Event &Done = *Next.Done;
-    if (Done.profiled())
-      Done.stamp(CL_PROFILING_COMMAND_SUBMIT, hostNanoseconds());
-    Done.setStatus(CL_SUBMITTED);
-    cl_int Result = CL_SUCCESS;
-    for (const auto &Dependency : Next.WaitFor)
-      if (Dependency->wait() < 0)
-        Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-    if (Result == CL_SUCCESS) {
-      if (Done.profiled())
-        Done.stamp(CL_PROFILING_COMMAND_START, hostNanoseconds());
-      Done.setStatus(CL_RUNNING);
-      Result = Next.Body(Done);
-      if (Done.profiled())
-        Done.stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
-    }
+    const cl_int Result = execute(Next);
     Next.WaitFor.clear();
     Next.Body = nullptr;
-    Done.setStatus(Result == CL_SUCCESS ? CL_COMPLETE : (Result < 0 ? Result : -Result));
+    Next.Done->setStatus(Result == CL_SUCCESS ? CL_COMPLETE : (Result < 0 ? Result : -Result));
     // Next goes out of scope here: it may hold the last reference to the Queue.
   }
 }

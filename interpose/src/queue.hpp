@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -23,6 +24,11 @@ struct ExecDevice;
 // What a command does once its wait list is complete: CL_SUCCESS or the error that the
 // command's event ends with.
 using CommandBody = std::function<cl_int(Event &)>;
+
+// How a command orders itself against the others of an out-of-order queue (in-order queues run
+// everything in order anyway): a marker or barrier with no wait list waits for every earlier
+// command; a barrier also holds back every later one.
+enum class CommandOrder { Free, AfterEarlier, Barrier, BarrierAfterEarlier };
 
 class Queue : public _cl_command_queue, public RefCounted<Queue> {
 public:
@@ -39,7 +45,7 @@ public:
 
   // Enqueues a command; returns its event (never null).
   std::shared_ptr<Event> enqueue(cl_command_type Type, std::vector<std::shared_ptr<Event>> WaitFor,
-                                 CommandBody Body);
+                                 CommandBody Body, CommandOrder Order = CommandOrder::Free);
   // Waits for every command enqueued so far.
   cl_int finish();
 
@@ -48,6 +54,7 @@ private:
     std::shared_ptr<Event> Done;
     std::vector<std::shared_ptr<Event>> WaitFor;
     CommandBody Body;
+    CommandOrder Order = CommandOrder::Free;
   };
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
@@ -56,8 +63,12 @@ private:
     std::condition_variable Wake;
     std::deque<Command> Commands;
     bool Stopping = false;
+    bool OutOfOrder = false;
   };
   static void run(std::shared_ptr<Executor> State);
+  // Out-of-order queues: the first command that may start now, if any (Mutex held).
+  static std::optional<Command> takeReady(Executor &State);
+  static cl_int execute(Command &Next);
 
   std::shared_ptr<Context> Owner;
   Device &AppDevice;
@@ -65,8 +76,11 @@ private:
   cl_command_queue_properties Properties;
   std::vector<cl_queue_properties> AppProperties;
   std::shared_ptr<Executor> State;
-  std::mutex LastMutex;
-  std::shared_ptr<Event> Last;
+  std::mutex PendingMutex;
+  // Commands not known to be finished: clFinish waits for all of them (on an out-of-order queue
+  // the last one enqueued is not the last one to finish).
+  // Weak: an event holds its queue, so a strong reference here would keep the queue alive.
+  std::vector<std::weak_ptr<Event>> Pending;
   std::thread Thread;
 };
 

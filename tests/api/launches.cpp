@@ -1,0 +1,273 @@
+// Kernel launches whose results must be identical to native: local_work_size NULL, non-zero
+// global offsets, 1 to 3 dimensions, sizes that are not multiples of anything, clEnqueueTask,
+// work-group local memory, chains of launches where each reads what the previous wrote in another
+// order (so the data of every part must reach every device). Kernels only use values defined for
+// the launch as given (never get_local_size or group ids when the local size is left to the
+// implementation), and buffers are pre-filled so that a range nobody should write stays visible.
+#include "api_test.hpp"
+
+using namespace api;
+
+namespace {
+
+const char *Source = R"CLC(
+__kernel void ids1(__global uint *out) {
+  size_t x = get_global_id(0);
+  out[x] = (uint)(x * 3u + get_global_offset(0) * 7u + get_global_size(0) * 11u + get_work_dim());
+}
+__kernel void ids2(__global uint *out, uint pitch) {
+  size_t x = get_global_id(0), y = get_global_id(1);
+  out[y * pitch + x] = (uint)(x * 131u + y * 7919u + get_global_offset(0) * 3u +
+                              get_global_offset(1) * 5u + get_global_size(0) * 11u +
+                              get_global_size(1) * 13u + get_work_dim());
+}
+__kernel void groups2(__global uint *out, uint pitch) {
+  size_t x = get_global_id(0), y = get_global_id(1);
+  out[y * pitch + x] = (uint)(get_group_id(0) * 1000000u + get_group_id(1) * 10000u +
+                              get_local_id(0) * 100u + get_local_id(1) +
+                              get_num_groups(0) * 7u + get_num_groups(1) * 3u +
+                              get_local_size(0) * 17u + get_local_size(1) * 19u);
+}
+__kernel void ids3(__global uint *out, uint pitch, uint slice) {
+  size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  out[z * slice + y * pitch + x] = (uint)(x + y * 1000u + z * 1000000u + get_global_offset(2) * 3u +
+                                          get_global_size(2) * 5u + get_work_dim());
+}
+__kernel void task(__global uint *out, uint n) {
+  for (uint i = 0; i < n; ++i)
+    out[i] = i * i + (uint)get_global_size(0) + (uint)get_local_size(0);
+}
+__kernel void group_sum(__global const uint *in, __global uint *out, __local uint *tmp) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  tmp[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = n / 2; s > 0; s /= 2) {
+    if (l < s)
+      tmp[l] += tmp[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0)
+    out[get_group_id(0)] = tmp[0];
+}
+__kernel void reverse(__global const uint *in, __global uint *out, uint n) {
+  size_t i = get_global_id(0);
+  out[n - 1 - i] = in[i] * 2u + 1u;
+}
+__kernel void add_one(__global uint *buf) {
+  size_t i = get_global_id(0);
+  buf[i] += 1u;
+}
+)CLC";
+
+constexpr cl_uint Sentinel = 0xa5a5a5a5u;
+
+cl_mem sentinelBuffer(const Setup &S, size_t Count) {
+  std::vector<cl_uint> Fill(Count, Sentinel);
+  return createBuffer(S.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, Count * sizeof(cl_uint),
+                      Fill.data());
+}
+
+void report(const char *Name, cl_int Result, const Setup &S, cl_mem Buffer, size_t Count) {
+  std::vector<cl_uint> Out = readAll<cl_uint>(S.Queue, Buffer, Count);
+  size_t Untouched = 0;
+  for (cl_uint V : Out)
+    Untouched += V == Sentinel;
+  say("%s: %s, checksum %08x, sentinel words %zu", Name, errorName(Result), checksum(Out),
+      Untouched);
+}
+
+void oneDimension(const Setup &S, cl_program Program) {
+  cl_kernel Kernel = createKernel(Program, "ids1");
+  struct Case {
+    const char *Name;
+    size_t Global, Local, Offset;
+  };
+  const Case Cases[] = {
+      {"1D odd size, local NULL", 65549, 0, 0},
+      {"1D local 64", 3 * 4096, 64, 0},
+      {"1D odd size, local NULL, offset 1000", 10007, 0, 1000},
+      {"1D local 128, offset 256", 8192, 128, 256},
+      {"1D local 1", 517, 1, 3},
+      {"1D one item", 1, 0, 0},
+      {"1D one item, offset 5", 1, 1, 5},
+  };
+  for (const Case &C : Cases) {
+    const size_t Count = C.Global + C.Offset + 16;
+    cl_mem Buffer = sentinelBuffer(S, Count);
+    setArg(Kernel, 0, Buffer);
+    cl_int Result =
+        clEnqueueNDRangeKernel(S.Queue, Kernel, 1, C.Offset ? &C.Offset : nullptr, &C.Global,
+                               C.Local ? &C.Local : nullptr, 0, nullptr, nullptr);
+    report(C.Name, Result, S, Buffer, Count);
+    clReleaseMemObject(Buffer);
+  }
+  clReleaseKernel(Kernel);
+}
+
+void moreDimensions(const Setup &S, cl_program Program) {
+  {
+    cl_kernel Kernel = createKernel(Program, "ids2");
+    const size_t Pitch = 270, Rows = 140;
+    const size_t Global[2] = {257, 129}, Offset[2] = {3, 5};
+    cl_mem Buffer = sentinelBuffer(S, Pitch * Rows);
+    setArg(Kernel, 0, Buffer);
+    setArg(Kernel, 1, static_cast<cl_uint>(Pitch));
+    cl_int Result =
+        clEnqueueNDRangeKernel(S.Queue, Kernel, 2, Offset, Global, nullptr, 0, nullptr, nullptr);
+    report("2D 257x129, local NULL, offset (3,5)", Result, S, Buffer, Pitch * Rows);
+    clReleaseMemObject(Buffer);
+    clReleaseKernel(Kernel);
+  }
+  {
+    cl_kernel Kernel = createKernel(Program, "groups2");
+    const size_t Pitch = 540, Rows = 80;
+    const size_t Global[2] = {512, 64}, Local[2] = {16, 4}, Offset[2] = {16, 8};
+    cl_mem Buffer = sentinelBuffer(S, Pitch * Rows);
+    setArg(Kernel, 0, Buffer);
+    setArg(Kernel, 1, static_cast<cl_uint>(Pitch));
+    cl_int Result =
+        clEnqueueNDRangeKernel(S.Queue, Kernel, 2, Offset, Global, Local, 0, nullptr, nullptr);
+    report("2D 512x64, local 16x4, offset (16,8), group ids", Result, S, Buffer, Pitch * Rows);
+    clReleaseMemObject(Buffer);
+    const size_t Tall[2] = {8, 512}, TallLocal[2] = {8, 8};
+    Buffer = sentinelBuffer(S, 8 * 512 + 16);
+    setArg(Kernel, 0, Buffer);
+    setArg(Kernel, 1, cl_uint{8});
+    Result =
+        clEnqueueNDRangeKernel(S.Queue, Kernel, 2, nullptr, Tall, TallLocal, 0, nullptr, nullptr);
+    report("2D 8x512 (groups along y only), local 8x8", Result, S, Buffer, 8 * 512 + 16);
+    clReleaseMemObject(Buffer);
+    clReleaseKernel(Kernel);
+  }
+  {
+    cl_kernel Kernel = createKernel(Program, "ids3");
+    const size_t Pitch = 40, Slice = 40 * 24, Slices = 14;
+    const size_t Global[3] = {33, 17, 9}, Offset[3] = {1, 2, 3}, Local[3] = {1, 1, 3};
+    cl_mem Buffer = sentinelBuffer(S, Slice * Slices);
+    setArg(Kernel, 0, Buffer);
+    setArg(Kernel, 1, static_cast<cl_uint>(Pitch));
+    setArg(Kernel, 2, static_cast<cl_uint>(Slice));
+    cl_int Result =
+        clEnqueueNDRangeKernel(S.Queue, Kernel, 3, Offset, Global, nullptr, 0, nullptr, nullptr);
+    report("3D 33x17x9, local NULL, offset (1,2,3)", Result, S, Buffer, Slice * Slices);
+    Result =
+        clEnqueueNDRangeKernel(S.Queue, Kernel, 3, nullptr, Global, Local, 0, nullptr, nullptr);
+    report("3D 33x17x9, local 1x1x3, over it", Result, S, Buffer, Slice * Slices);
+    clReleaseMemObject(Buffer);
+    clReleaseKernel(Kernel);
+  }
+}
+
+void tasksAndLocalMemory(const Setup &S, cl_program Program) {
+  cl_kernel Task = createKernel(Program, "task");
+  const size_t Count = 1000;
+  cl_mem Buffer = sentinelBuffer(S, Count + 8);
+  setArg(Task, 0, Buffer);
+  setArg(Task, 1, static_cast<cl_uint>(Count));
+  cl_event Event = nullptr;
+  cl_int Result = clEnqueueTask(S.Queue, Task, 0, nullptr, &Event);
+  report("clEnqueueTask", Result, S, Buffer, Count + 8);
+  cl_command_type Type = 0;
+  clGetEventInfo(Event, CL_EVENT_COMMAND_TYPE, sizeof(Type), &Type, nullptr);
+  say("clEnqueueTask event type: %s, status %s", commandTypeName(Type),
+      statusName(eventStatus(Event)));
+  clReleaseEvent(Event);
+  show("clEnqueueTask(NULL queue)", clEnqueueTask(nullptr, Task, 0, nullptr, nullptr));
+  clReleaseMemObject(Buffer);
+  clReleaseKernel(Task);
+
+  cl_kernel Sum = createKernel(Program, "group_sum");
+  const size_t N = 1 << 16, Local = 256, Groups = N / Local;
+  std::vector<cl_uint> Input(N);
+  for (size_t I = 0; I < N; ++I)
+    Input[I] = static_cast<cl_uint>((I * 2654435761u) >> 20);
+  cl_mem In = createBuffer(S.Context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(cl_uint),
+                           Input.data());
+  cl_mem Out = sentinelBuffer(S, Groups);
+  setArg(Sum, 0, In);
+  setArg(Sum, 1, Out);
+  API_NEED(clSetKernelArg(Sum, 2, Local * sizeof(cl_uint), nullptr));
+  Result = clEnqueueNDRangeKernel(S.Queue, Sum, 1, nullptr, &N, &Local, 0, nullptr, nullptr);
+  report("group sums with __local memory", Result, S, Out, Groups);
+  std::vector<cl_uint> Sums = readAll<cl_uint>(S.Queue, Out, Groups);
+  bool Correct = true;
+  for (size_t G = 0; G < Groups; ++G) {
+    cl_uint Expected = 0;
+    for (size_t I = 0; I < Local; ++I)
+      Expected += Input[G * Local + I];
+    Correct = Correct && Sums[G] == Expected;
+  }
+  say("group sums correct: %s", yesNo(Correct));
+  clReleaseMemObject(In);
+  clReleaseMemObject(Out);
+  clReleaseKernel(Sum);
+}
+
+void chains(const Setup &S, cl_program Program) {
+  // Each launch reads what the previous one wrote, in the opposite order.
+  cl_kernel Reverse = createKernel(Program, "reverse");
+  const size_t N = 50021;
+  std::vector<cl_uint> Input(N);
+  for (size_t I = 0; I < N; ++I)
+    Input[I] = static_cast<cl_uint>(I);
+  cl_mem A = createBuffer(S.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof(cl_uint),
+                          Input.data());
+  cl_mem B = sentinelBuffer(S, N);
+  cl_int Result = CL_SUCCESS;
+  for (int Round = 0; Round < 4; ++Round) {
+    setArg(Reverse, 0, Round % 2 ? B : A);
+    setArg(Reverse, 1, Round % 2 ? A : B);
+    setArg(Reverse, 2, static_cast<cl_uint>(N));
+    cl_int R =
+        clEnqueueNDRangeKernel(S.Queue, Reverse, 1, nullptr, &N, nullptr, 0, nullptr, nullptr);
+    if (R != CL_SUCCESS)
+      Result = R;
+  }
+  report("4 reversing launches, A", Result, S, A, N);
+  report("4 reversing launches, B", Result, S, B, N);
+
+  // Repeated in-place updates, with a host write into the middle between them.
+  cl_kernel AddOne = createKernel(Program, "add_one");
+  setArg(AddOne, 0, A);
+  Result = CL_SUCCESS;
+  for (int Round = 0; Round < 3; ++Round) {
+    cl_int R =
+        clEnqueueNDRangeKernel(S.Queue, AddOne, 1, nullptr, &N, nullptr, 0, nullptr, nullptr);
+    if (R != CL_SUCCESS)
+      Result = R;
+    if (Round == 1) {
+      std::vector<cl_uint> Patch(100, 5u);
+      API_NEED(clEnqueueWriteBuffer(S.Queue, A, CL_TRUE, (N / 2) * sizeof(cl_uint),
+                                    Patch.size() * sizeof(cl_uint), Patch.data(), 0, nullptr,
+                                    nullptr));
+    }
+  }
+  report("3 in-place launches with a host write between", Result, S, A, N);
+  // A launch over a part of the buffer only, through the global offset.
+  const size_t Part = 1000, From = 20000;
+  Result = clEnqueueNDRangeKernel(S.Queue, AddOne, 1, &From, &Part, nullptr, 0, nullptr, nullptr);
+  report("launch over [20000, 21000) only", Result, S, A, N);
+  clReleaseMemObject(A);
+  clReleaseMemObject(B);
+  clReleaseKernel(Reverse);
+  clReleaseKernel(AddOne);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Setup S = setUp(Argc, Argv);
+  cl_program Program = buildProgram(S.Context, S.Device, Source);
+  say("== one dimension");
+  oneDimension(S, Program);
+  say("== two and three dimensions");
+  moreDimensions(S, Program);
+  say("== tasks and local memory");
+  tasksAndLocalMemory(S, Program);
+  say("== chains of launches");
+  chains(S, Program);
+  clReleaseProgram(Program);
+  tearDown(S);
+  say("done");
+  return 0;
+}
