@@ -2,13 +2,19 @@
 //
 // Runs as a child process of the runtime (never inside the app: see
 // ../README.md for why LLVM must stay out of the app's process). Reads the
-// program, writes the partition-ready source and the kernel list.
+// program, writes the partition-ready source, the kernel list and the region
+// summaries (or explains them).
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelList.h"
 #include "PartitionReady.h"
 #include "ToolOptions.h"
+
+#include "Explain.h"
+#include "ProgramRegions.h"
+
+#include "libsplit/analysis/summary_text.hpp"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -90,5 +96,14 @@ int main(int Argc, char **Argv) {
       !writeOutput(Options.KernelListOutput,
                    [&](llvm::raw_ostream &Out) { writeKernelList(Out, Program); }))
     return UsageOrIOError;
+  if (!Options.SummaryOutput.empty() || Options.Explain) {
+    analysis::ProgramSummary Summary = regions::analyzeProgram(Input, Program, llvm::errs());
+    if (!Options.SummaryOutput.empty() &&
+        !writeOutput(Options.SummaryOutput,
+                     [&](llvm::raw_ostream &Out) { Out << analysis::toText(Summary); }))
+      return UsageOrIOError;
+    if (Options.Explain)
+      regions::explainProgram(Summary, llvm::outs());
+  }
   return Success;
 }

@@ -12,13 +12,21 @@ const char ToolUsage[] =
     R"(Usage: libsplit-cc [options] <input.cl>... [-- <build option>...]
 
 Writes the partition-ready OpenCL C source of the program made of the inputs
-(concatenated without separator, as clCreateProgramWithSource does) and the list
-of its kernels. The rewrite contract and the list format are in pass/README.md.
+(concatenated without separator, as clCreateProgramWithSource does), the list
+of its kernels and the region summary of each kernel. The rewrite contract and
+the list format are in pass/README.md, the summary format in analysis/README.md.
 
 Options:
   -o <file>                 partition-ready source ("-": standard output, the
-                            default when --kernels is not given)
+                            default when no other output is asked for)
   --kernels <file>          kernel list ("-": standard output)
+  --summary <file>          region summaries, format libsplit-summary 1: what
+                            each kernel reads and writes of each buffer ("-":
+                            standard output)
+  --explain                 print, per kernel, the regions in readable form,
+                            the dimensions that split with disjoint writes on a
+                            representative launch, or why the kernel cannot be
+                            split (standard output)
   --build-options <text>    the app's clBuildProgram options as one string;
                             options after "--" are added one per argument
   --name <path>             path the program is parsed under: its directory is
@@ -28,9 +36,9 @@ Options:
   -                         read the program from standard input
   --help, --version
 
-Exit status: 0 outputs written (some kernels may be unsplittable, see the list),
-1 the program does not compile (Clang's diagnostics on standard error),
-2 usage or I/O error.
+Exit status: 0 outputs written (some kernels may be unsplittable, see the list
+and the summary), 1 the program does not compile (Clang's diagnostics on
+standard error), 2 usage or I/O error.
 )";
 
 std::string parseToolOptions(int Argc, const char *const *Argv, ToolOptions &Options) {
@@ -57,6 +65,11 @@ std::string parseToolOptions(int Argc, const char *const *Argv, ToolOptions &Opt
     } else if (Arg == "--kernels") {
       if (!Value(Options.KernelListOutput))
         return "--kernels needs a file name";
+    } else if (Arg == "--summary") {
+      if (!Value(Options.SummaryOutput))
+        return "--summary needs a file name";
+    } else if (Arg == "--explain") {
+      Options.Explain = true;
     } else if (Arg == "--name") {
       if (!Value(Options.ParseName))
         return "--name needs a path";
@@ -76,10 +89,13 @@ std::string parseToolOptions(int Argc, const char *const *Argv, ToolOptions &Opt
     return "";
   if (Options.Inputs.empty())
     return "no input";
-  if (Options.SourceOutput.empty() && Options.KernelListOutput.empty())
+  if (Options.SourceOutput.empty() && Options.KernelListOutput.empty() &&
+      Options.SummaryOutput.empty() && !Options.Explain)
     Options.SourceOutput = "-";
-  if (Options.SourceOutput == "-" && Options.KernelListOutput == "-")
-    return "-o and --kernels cannot both be standard output";
+  const int ToStdout = (Options.SourceOutput == "-") + (Options.KernelListOutput == "-") +
+                       (Options.SummaryOutput == "-") + Options.Explain;
+  if (ToStdout > 1)
+    return "only one of -o, --kernels, --summary and --explain can use standard output";
   if (Options.ParseName.empty())
     Options.ParseName =
         (Options.Inputs.size() == 1 && Options.Inputs[0] != "-") ? Options.Inputs[0] : "program.cl";

@@ -19,7 +19,9 @@ struct ToolOptions {
   std::vector<std::string> BuildOptions;
   std::string SourceOutput;
   std::string KernelListOutput;
+  std::string SummaryOutput;
   std::string ParseName;
+  bool Explain = false;
   bool Help = false;
   bool Version = false;
 };

@@ -1,0 +1,1 @@
+__kernel void k(__global mystery *a) { a[0] = 0; }
