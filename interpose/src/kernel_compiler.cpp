@@ -2,6 +2,8 @@
 
 #include "runtime.hpp"
 
+#include "libsplit/analysis/summary_text.hpp"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -163,6 +165,36 @@ bool parseKernelList(const std::string &Text, CompiledProgram &Out, std::string 
   return true;
 }
 
+// Reads the region summary (analysis/README.md) into the listed kernels. A kernel splits only
+// when both the list and the summary say it can; atomic updates are refused here, as combining
+// per-device atomic results is not implemented yet.
+bool attachRegions(const std::string &Text, CompiledProgram &Out, std::string &Error) {
+  analysis::ProgramSummary Summary;
+  if (!analysis::parseSummary(Text, Summary, Error))
+    return false;
+  for (CompiledKernel &K : Out.Kernels) {
+    const analysis::KernelSummary *Regions = Summary.find(K.Name);
+    if (!Regions) {
+      // A summary cut between two kernels parses; the list says what must be there.
+      Error = "region summary: kernel " + K.Name + " is missing";
+      return false;
+    }
+    K.Regions = *Regions;
+    if (K.Splittable && !Regions->Splittable) {
+      K.Splittable = false;
+      K.Why = Regions->NotSplittableReason;
+    }
+    for (const analysis::ArgSummary &Arg : Regions->Args)
+      for (const analysis::Access &A : Arg.Accesses)
+        if (K.Splittable && analysis::isAtomic(A.Kind)) {
+          K.Splittable = false;
+          K.Why = "atomic updates of " + (Arg.Name.empty() ? "an argument" : Arg.Name) +
+                  " (combining per-device atomic results is not implemented yet)";
+        }
+  }
+  return true;
+}
+
 } // namespace
 
 const CompiledKernel *CompiledProgram::find(const std::string &Name) const {
@@ -202,33 +234,40 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
   const std::string Directory = runtime().config().CacheDir + "/kernels";
   makeDirectories(Directory);
   const std::string Base = Directory + "/" + KeyText;
-  std::string ListText;
+  std::string ListText, SummaryText;
   if (!(readFile(Base + ".kernels", ListText) && readFile(Base + ".cl", Result.Source) &&
-        parseKernelList(ListText, Result, Result.Error))) {
+        readFile(Base + ".summary", SummaryText) &&
+        parseKernelList(ListText, Result, Result.Error) &&
+        attachRegions(SummaryText, Result, Result.Error))) {
     Result = CompiledProgram{};
     const std::string Unique = Base + "." + std::to_string(getpid());
     if (!writeFileAtomically(Unique + ".in.cl", Joined)) {
       Result.Error = "cannot write to the cache directory " + Directory;
       return Result;
     }
-    const int Status = runTool({Tool, "-o", Unique + ".out.cl", "--kernels", Unique + ".out.list",
-                                "--build-options", BuildOptions, "--name",
-                                std::string(Cwd) + "/program.cl", Unique + ".in.cl"},
-                               Unique + ".err");
+    const int Status =
+        runTool({Tool, "-o", Unique + ".out.cl", "--kernels", Unique + ".out.list", "--summary",
+                 Unique + ".out.summary", "--build-options", BuildOptions, "--name",
+                 std::string(Cwd) + "/program.cl", Unique + ".in.cl"},
+                Unique + ".err");
     std::string Diagnostics;
     readFile(Unique + ".err", Diagnostics);
     const bool Ok = Status == 0 && readFile(Unique + ".out.list", ListText) &&
                     readFile(Unique + ".out.cl", Result.Source) &&
-                    parseKernelList(ListText, Result, Result.Error);
+                    readFile(Unique + ".out.summary", SummaryText) &&
+                    parseKernelList(ListText, Result, Result.Error) &&
+                    attachRegions(SummaryText, Result, Result.Error);
     if (Ok) {
-      // Publish atomically: another process may be compiling the same program right now.
+      // Publish atomically: another process may be compiling the same program right now. The
+      // summary goes last: a reader takes the entry only when all three are there.
       std::rename((Unique + ".out.cl").c_str(), (Base + ".cl").c_str());
       std::rename((Unique + ".out.list").c_str(), (Base + ".kernels").c_str());
+      std::rename((Unique + ".out.summary").c_str(), (Base + ".summary").c_str());
     } else if (Result.Error.empty()) {
       Result.Error = "libsplit-cc exited with status " + std::to_string(Status) +
                      (Diagnostics.empty() ? "" : ": " + Diagnostics.substr(0, 2000));
     }
-    for (const char *Suffix : {".in.cl", ".out.cl", ".out.list", ".err"})
+    for (const char *Suffix : {".in.cl", ".out.cl", ".out.list", ".out.summary", ".err"})
       std::remove((Unique + Suffix).c_str());
     if (!Ok)
       return Result;

@@ -53,15 +53,6 @@ void Program::buildSplitVariant(const std::string &Options) {
     RT.log().warn("program's kernels run unsplit: ", Compiled.Error);
     return;
   }
-  // Atomic read-modify-writes need their per-device partial results combined, which is not
-  // implemented yet: a diff merge would keep one device's counter and lose the others'.
-  if (Compiled.Source.find("atom") != std::string::npos)
-    for (CompiledKernel &K : Compiled.Kernels)
-      if (K.Splittable) {
-        K.Splittable = false;
-        K.Why = "the program uses atomics (combining per-device atomic results is not "
-                "implemented yet)";
-      }
   // One partition-ready program per real context, built for that context's split devices.
   std::map<cl_context, std::vector<cl_device_id>> ByContext;
   for (ExecDevice *D : Devices)
