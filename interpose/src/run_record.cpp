@@ -105,36 +105,40 @@ std::string RunRecorder::summary() const {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!WantSummary)
     return {};
+  // Devices are named once, in the per-device part, and referred to as D0, D1, ... above it.
+  std::map<std::string, std::size_t> Index;
+  for (const auto &[Name, Seconds] : DeviceBusy)
+    Index.emplace(Name, Index.size());
   std::ostringstream Out;
-  Out << "summary per kernel (launches, split launches, mean makespan, bytes moved, last "
-         "shares):\n";
   std::size_t Width = 6;
   for (const auto &[Name, K] : Kernels)
     Width = std::max(Width, Name.size());
+  Out << "per kernel: launches, split launches, mean makespan, bytes moved, last split:\n";
   for (const auto &[Name, K] : Kernels) {
     char Line[256];
     std::snprintf(Line, sizeof(Line),
-                  "  %-*s %6" PRIu64 " launches, %6" PRIu64 " split, %10.3f ms mean, %10.1f MiB",
+                  "  %-*s %6" PRIu64 " launches %6" PRIu64 " split %10.3f ms %10.1f MiB  ",
                   static_cast<int>(Width), Name.c_str(), K.Launches, K.SplitLaunches,
                   1e3 * K.MakespanSum / static_cast<double>(std::max<std::uint64_t>(K.Launches, 1)),
                   static_cast<double>(K.Bytes) / (1024.0 * 1024.0));
     Out << Line;
     if (K.SplitLaunches == 0) {
-      Out << ", unsplit: " << (K.Unsplit.empty() ? "?" : K.Unsplit) << "\n";
+      Out << "unsplit: " << (K.Unsplit.empty() ? "?" : K.Unsplit) << "\n";
       continue;
     }
-    Out << ", shares";
     for (std::size_t I = 0; I < K.Devices.size(); ++I) {
       char Share[64];
-      std::snprintf(Share, sizeof(Share), " %.3f", K.LastShares[I]);
+      std::snprintf(Share, sizeof(Share), "%sD%zu %.3f", I ? ", " : "", Index[K.Devices[I]],
+                    K.LastShares[I]);
       Out << Share;
     }
     Out << "\n";
   }
-  Out << "summary per device (busy time: kernels and transfers):\n";
+  Out << "per device: busy time (kernels and transfers):\n";
   for (const auto &[Name, Seconds] : DeviceBusy) {
     char Line[256];
-    std::snprintf(Line, sizeof(Line), "  %10.3f s  %s\n", Seconds, Name.c_str());
+    std::snprintf(Line, sizeof(Line), "  D%zu %10.3f s  %s\n", Index[Name], Seconds,
+                  Name.c_str());
     Out << Line;
   }
   return Out.str();
