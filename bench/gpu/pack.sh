@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Gathers what the GPU machine needs into build-gpu/ (git-ignored), small enough to travel with
+# the device tool (64 MiB): stripped binaries, the compiler tool compressed. Needs the build with
+# -DLIBSPLIT_CC_STATIC=ON (the GPU machine has no LLVM libraries): CC_BUILD=build-static.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-$root/build}
+pack="$root/build-gpu"
+rm -rf "$pack"
+mkdir -p "$pack/bin" "$pack/lib" "$pack/bench/apps" "$pack/tests/e2e"
+install -s "$build/lib/libsplit.so" "$pack/lib/"
+install -s "$build/bin/libsplit" "$pack/bin/"
+strip -o "$pack/bin/libsplit-cc" "${CC_BUILD:-$build}/bin/libsplit-cc"
+xz -9 -T2 "$pack/bin/libsplit-cc"
+install -s "$build/tests/e2e/compare_outputs" "$pack/tests/e2e/"
+for app in $(grep -oE '^[a-z0-9_]+' "$root/bench/apps/manifest.txt"); do
+  install -s "$build/bench/apps/$app" "$pack/bench/apps/"
+done
+[ -x "$build/bench/launch_overhead" ] && install -s "$build/bench/launch_overhead" "$pack/bench/"
+du -sh "$pack"
