@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -206,6 +207,11 @@ const CompiledKernel *CompiledProgram::find(const std::string &Name) const {
 
 CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
                                     const std::string &BuildOptions) {
+  const auto Start = std::chrono::steady_clock::now();
+  auto elapsedMs = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
+        .count();
+  };
   CompiledProgram Result;
   const std::string Tool = findTool();
   if (Tool.empty()) {
@@ -235,10 +241,14 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
   makeDirectories(Directory);
   const std::string Base = Directory + "/" + KeyText;
   std::string ListText, SummaryText;
-  if (!(readFile(Base + ".kernels", ListText) && readFile(Base + ".cl", Result.Source) &&
-        readFile(Base + ".summary", SummaryText) &&
-        parseKernelList(ListText, Result, Result.Error) &&
-        attachRegions(SummaryText, Result, Result.Error))) {
+  const bool Cached =
+      readFile(Base + ".kernels", ListText) && readFile(Base + ".cl", Result.Source) &&
+      readFile(Base + ".summary", SummaryText) && parseKernelList(ListText, Result, Result.Error) &&
+      attachRegions(SummaryText, Result, Result.Error);
+  if (Cached)
+    runtime().log().debug(config::DebugCategory::Compile, "kernel compiler: cache hit ", KeyText,
+                          " in ", elapsedMs(), " ms");
+  if (!Cached) {
     Result = CompiledProgram{};
     const std::string Unique = Base + "." + std::to_string(getpid());
     if (!writeFileAtomically(Unique + ".in.cl", Joined)) {
@@ -271,6 +281,8 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
       std::remove((Unique + Suffix).c_str());
     if (!Ok)
       return Result;
+    runtime().log().debug(config::DebugCategory::Compile, "kernel compiler: ran libsplit-cc for ",
+                          KeyText, " in ", elapsedMs(), " ms");
   }
   Result.Ok = Result.Error.empty();
   Result.Key = KeyText;
