@@ -226,6 +226,49 @@ analysis::LaunchArgs scalarsOf(const LaunchRequest &R) {
   return A;
 }
 
+// Whether Device can run this launch's slices: the work-group size the kernel allows there
+// (register pressure can lower it below the device's maximum) and its local memory.
+bool canRun(Kernel &K, ExecDevice &Device, const LaunchRequest &R, std::string &Why) {
+  cl_int Error = CL_SUCCESS;
+  cl_kernel Real = K.realFor(Device, true, Error);
+  if (!Real) {
+    Why = "its partition-ready kernel cannot be created (error " + std::to_string(Error) + ")";
+    return false;
+  }
+  const RealApi &Api = runtime().real();
+  size_t GroupSize = 1, KernelLimit = 0;
+  for (cl_uint D = 0; D < R.WorkDim; ++D) {
+    GroupSize *= R.Local[D];
+    if (D < Device.MaxWorkItemSizes.size() && R.Local[D] > Device.MaxWorkItemSizes[D]) {
+      Why = "local size " + std::to_string(R.Local[D]) + " in dimension " + std::to_string(D) +
+            " exceeds the device's " + std::to_string(Device.MaxWorkItemSizes[D]);
+      return false;
+    }
+  }
+  if (Api.clGetKernelWorkGroupInfo(Real, Device.Real, CL_KERNEL_WORK_GROUP_SIZE,
+                                   sizeof(KernelLimit), &KernelLimit, nullptr) == CL_SUCCESS &&
+      GroupSize > KernelLimit) {
+    Why = "work-groups of " + std::to_string(GroupSize) + " exceed the kernel's limit of " +
+          std::to_string(KernelLimit) + " there";
+    return false;
+  }
+  cl_ulong StaticLocal = 0;
+  Api.clGetKernelWorkGroupInfo(Real, Device.Real, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(StaticLocal),
+                               &StaticLocal, nullptr);
+  cl_ulong DynamicLocal = 0;
+  for (const KernelArg &A : R.Args)
+    if (A.What == KernelArg::Kind::Local)
+      DynamicLocal += A.LocalSize;
+  // The query may or may not count __local arguments already set: take the larger reading.
+  const cl_ulong Needed = std::max(StaticLocal, DynamicLocal);
+  if (Device.LocalMemSize && Needed > Device.LocalMemSize) {
+    Why = "it needs " + std::to_string(Needed) + " bytes of local memory, the device has " +
+          std::to_string(Device.LocalMemSize);
+    return false;
+  }
+  return true;
+}
+
 const char *purposeName(balancer::LaunchPurpose P) {
   switch (P) {
   case balancer::LaunchPurpose::Balance:
@@ -265,6 +308,20 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     R.Local = chooseLocalSize(R, Devices);
     R.LocalGiven = true;
   }
+  // A device that cannot run these work-groups is left out of this launch (logged once).
+  std::vector<ExecDevice *> Able;
+  for (ExecDevice *D : Devices) {
+    std::string Reason;
+    if (canRun(K, *D, R, Reason))
+      Able.push_back(D);
+    else
+      RT.log().once("unable:" + K.name() + ":" + D->Name + ":" + Reason, config::LogLevel::Info,
+                    "device ", D->Name, " is left out of kernel ", K.name(), ": ", Reason);
+  }
+  Devices.swap(Able);
+  if (Devices.size() < 2)
+    return whole("fewer than two devices can run its work-groups");
+
   const bool Regions = hasRegions(*Facts, R);
   const analysis::NDRange Range = ndrangeOf(R);
   const analysis::LaunchArgs Scalars = scalarsOf(R);
