@@ -21,6 +21,7 @@ Buffer::Buffer(std::shared_ptr<Context> Owner, cl_mem_flags Flags, size_t Size, 
   // bytes as valid everywhere would save a transfer, but devices would then hold different
   // garbage, and a merge by diff would take a device's garbage for a write.
   HostValid.add(0, Size);
+  EverWritten = HostPtr != nullptr; // the app's own memory holds its data
   runtime().addLiveMem(static_cast<_cl_mem *>(this));
 }
 
@@ -165,6 +166,7 @@ void Buffer::markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
 void Buffer::wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
   if (Parent)
     return root().wroteOn(DeviceIndex, Ranges);
+  EverWritten = true;
   HostValid.subtract(Ranges);
   for (std::size_t D = 0; D < DeviceValid.size(); ++D)
     if (D == DeviceIndex)
@@ -176,6 +178,7 @@ void Buffer::wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
 void Buffer::wroteOnHost(const RangeSet &Ranges) {
   if (Parent)
     return root().wroteOnHost(Ranges);
+  EverWritten = true;
   HostValid.add(Ranges);
   for (RangeSet &Valid : DeviceValid)
     Valid.subtract(Ranges);

@@ -57,6 +57,9 @@ public:
   void wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOnHost(const RangeSet &Ranges);
   bool validOnHost(const RangeSet &Ranges);
+  // Nobody (host or kernel) has written the buffer yet: its contents are undefined, so a device
+  // may start from whatever its copy holds instead of receiving the host's zeros.
+  bool neverWritten() { return !root().EverWritten; }
 
   // Copies [Offset, Offset + Bytes) of this buffer into Destination, from wherever each byte is
   // valid (device reads run in parallel).
@@ -92,6 +95,7 @@ private:
   std::mutex Mutex;         // guards Real and Staging creation
   std::vector<cl_mem> Real; // per execution device, may be null
   std::unique_ptr<std::uint8_t, FreeDeleter> Staging;
+  bool EverWritten = false;          // root buffers only
   RangeSet HostValid;                // root buffers only
   std::vector<RangeSet> DeviceValid; // root buffers only
   std::vector<std::pair<DestructorCallback, void *>> DestructorCallbacks;

@@ -433,6 +433,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     P.Missing.resize(Slices.size());
     for (size_t I = 0; I < Slices.size(); ++I) {
       P.Missing[I] = Root->missingOn(Slices[I].Device->Index, P.Need[I]);
+      // Undefined contents need not travel (a merge, though, compares against the host's copy,
+      // so every device must then start from it).
+      if (Root->neverWritten() && !P.Merge) {
+        Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
+        P.Missing[I].clear();
+      }
       ToHost.add(P.Missing[I]);
     }
     if (P.Merge)
