@@ -48,7 +48,12 @@ Runtime::Runtime()
   Usable = true;
   Splitting = !Settings.ForcePassThrough;
   if (!Splitting) {
-    Logger.info("pass-through: ", Settings.PassThroughReason);
+    // Asked for (LIBSPLIT_DISABLE) it is news only at info level; after a malformed control the
+    // user must learn that nothing is split.
+    if (Settings.Errors.empty())
+      Logger.info("pass-through: ", Settings.PassThroughReason);
+    else
+      Logger.warn("running pass-through (nothing is split): ", Settings.PassThroughReason);
     return;
   }
   discover();
