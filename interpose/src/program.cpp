@@ -14,8 +14,8 @@ Program::~Program() {
   for (auto It = ReleaseCallbacks.rbegin(); It != ReleaseCallbacks.rend(); ++It)
     It->first(this, It->second);
   const RealApi &Real = runtime().real();
-  for (auto &[RealContext, RealProgram] : SplitReal)
-    Real.clReleaseProgram(RealProgram);
+  for (cl_program P : Built)
+    Real.clReleaseProgram(P);
   Real.clReleaseProgram(OriginalReal);
 }
 
@@ -34,8 +34,9 @@ void Program::buildSplitVariant(const std::string &Options) {
   std::lock_guard<std::mutex> Lock(Mutex);
   Runtime &RT = runtime();
   const RealApi &Real = RT.real();
-  for (auto &[RealContext, RealProgram] : SplitReal)
-    Real.clReleaseProgram(RealProgram);
+  for (cl_program P : Built)
+    Real.clReleaseProgram(P);
+  Built.clear();
   SplitReal.clear();
   SplitUnavailable.clear();
   auto Devices = Owner->splitDevices();
@@ -53,42 +54,66 @@ void Program::buildSplitVariant(const std::string &Options) {
     RT.log().warn("program's kernels run unsplit: ", Compiled.Error);
     return;
   }
-  // One partition-ready program per real context, built for that context's split devices.
+  // One partition-ready program per real context, built for that context's split devices; if
+  // that build fails, one program per device, so that a device the rewritten source does not
+  // suit (no fp64, an extension missing) is left out rather than every device.
   std::map<cl_context, std::vector<cl_device_id>> ByContext;
   for (ExecDevice *D : Devices)
     ByContext[D->RealContext].push_back(D->Real);
-  for (auto &[RealContext, Ids] : ByContext) {
+  std::string FirstLog;
+  cl_int FirstError = CL_SUCCESS;
+  auto build = [&](cl_context RealContext, const std::vector<cl_device_id> &Ids) -> cl_program {
     const char *Text = Compiled.Source.c_str();
     cl_int Error = CL_SUCCESS;
     cl_program P = Real.clCreateProgramWithSource(RealContext, 1, &Text, nullptr, &Error);
     if (P)
       Error = Real.clBuildProgram(P, static_cast<cl_uint>(Ids.size()), Ids.data(), Options.c_str(),
                                   nullptr, nullptr);
-    if (Error != CL_SUCCESS) {
-      std::string Log;
-      size_t Size = 0;
+    if (Error == CL_SUCCESS)
+      return P;
+    size_t Size = 0;
+    if (FirstError == CL_SUCCESS) {
+      FirstError = Error;
       if (P && Real.clGetProgramBuildInfo(P, Ids.front(), CL_PROGRAM_BUILD_LOG, 0, nullptr,
                                           &Size) == CL_SUCCESS) {
-        Log.resize(Size);
-        Real.clGetProgramBuildInfo(P, Ids.front(), CL_PROGRAM_BUILD_LOG, Size, Log.data(), nullptr);
+        FirstLog.resize(Size);
+        Real.clGetProgramBuildInfo(P, Ids.front(), CL_PROGRAM_BUILD_LOG, Size, FirstLog.data(),
+                                   nullptr);
       }
-      if (P)
-        Real.clReleaseProgram(P);
-      SplitUnavailable =
-          "the partition-ready program does not build (error " + std::to_string(Error) + ")";
-      RT.log().warn("program's kernels run unsplit: ", SplitUnavailable, "\n", Log);
-      for (auto &[C, Built] : SplitReal)
-        Real.clReleaseProgram(Built);
-      SplitReal.clear();
-      return;
     }
-    SplitReal[RealContext] = P;
+    if (P)
+      Real.clReleaseProgram(P);
+    return nullptr;
+  };
+  for (auto &[RealContext, Ids] : ByContext) {
+    if (cl_program Shared = build(RealContext, Ids)) {
+      Built.push_back(Shared);
+      for (cl_device_id Id : Ids)
+        SplitReal[Id] = Shared;
+      continue;
+    }
+    for (cl_device_id Id : Ids)
+      if (cl_program Alone = build(RealContext, {Id})) {
+        Built.push_back(Alone);
+        SplitReal[Id] = Alone;
+      }
+  }
+  if (FirstError != CL_SUCCESS)
+    RT.log().warn("the partition-ready program does not build on ",
+                  Devices.size() - SplitReal.size(), " of ", Devices.size(), " devices (error ",
+                  FirstError, "); they are left out of its kernels\n", FirstLog);
+  if (SplitReal.size() < 2) {
+    SplitUnavailable = "the partition-ready program builds on fewer than two devices";
+    for (cl_program P : Built)
+      Real.clReleaseProgram(P);
+    Built.clear();
+    SplitReal.clear();
   }
 }
 
 cl_program Program::splitProgramFor(const ExecDevice &Device) const {
   std::lock_guard<std::mutex> Lock(Mutex);
-  auto Found = SplitReal.find(Device.RealContext);
+  auto Found = SplitReal.find(Device.Real);
   return Found == SplitReal.end() ? nullptr : Found->second;
 }
 

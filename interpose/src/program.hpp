@@ -50,7 +50,8 @@ private:
   mutable std::mutex Mutex;
   std::string SplitUnavailable; // why no kernel of this program splits, if none does
   CompiledProgram Compiled;
-  std::map<cl_context, cl_program> SplitReal;
+  std::map<cl_device_id, cl_program> SplitReal; // per split device (programs may be shared)
+  std::vector<cl_program> Built;                // each real partition-ready program once
   std::vector<std::pair<void(CL_CALLBACK *)(cl_program, void *), void *>> ReleaseCallbacks;
 };
 
