@@ -18,6 +18,9 @@ static constexpr std::size_t NoiseWindow = 64;
 static constexpr std::size_t NoiseMinSamples = 4;
 // Two launches whose slices of a device differ by at most this fraction measure its noise.
 static constexpr double NoiseSameSlice = 0.02;
+// Devices whose cost per group at the split is within this fraction of the fastest's (or three
+// noise widths, if wider) are measured alone before the split is compared with one device.
+static constexpr double SingleCandidateBand = 0.25;
 
 KeyBalancer::KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount,
                          std::uint64_t NumGroups, const std::vector<double> *WarmShares)
@@ -197,6 +200,10 @@ void KeyBalancer::enterSearch() {
   BestMakespan = std::numeric_limits<double>::infinity();
   BestShares = Shares;
   OverCount = 0;
+  // Times measured alone belong to the comparison with the split that was held.
+  for (Device &D : Devices)
+    D.Single.clear();
+  SingleRound.clear();
 }
 
 void KeyBalancer::searchStep(const Launch &L) {
@@ -400,21 +407,47 @@ void KeyBalancer::scheduleProbes() {
     NextPurpose = LaunchPurpose::ProbeDevice;
     ProbeTarget = I;
   }
-  std::vector<std::size_t> Active = activeDevices();
-  if (Active.size() < 2 || ++SinceSingleProbe < SingleInterval ||
-      NextPurpose != LaunchPurpose::Balance)
+  if (++SinceSingleProbe < SingleInterval || NextPurpose != LaunchPurpose::Balance)
     return;
-  // Measured, not predicted: a cost per work-group seen at the held split says little about a
-  // device running every group (granularity, merges of unknown regions). Its ranking is still
-  // the best guess of which device to try.
-  std::size_t Best = Active.front();
-  for (std::size_t I : Active)
-    if (costOf(I) < costOf(Best))
-      Best = I;
+  // Chosen when a comparison starts: a device's cost per group changes once it ran alone.
+  if (SingleRound.empty())
+    SingleRound = singleCandidates();
+  const std::vector<std::size_t> &Candidates = SingleRound;
+  if (Candidates.empty())
+    return;
+  // Every candidate is measured once before any is measured again; then the best so far is
+  // re-measured until the comparison is decided.
+  std::size_t Target = Candidates.front();
+  for (std::size_t I : Candidates) {
+    const RunningStats &Mine = Devices[I].Single;
+    const RunningStats &Best = Devices[Target].Single;
+    if (Mine.count() == 0 ? Best.count() != 0 || costOf(I) < costOf(Target)
+                          : Best.count() != 0 && Mine.mean() < Best.mean())
+      Target = I;
+  }
   NextPurpose = LaunchPurpose::ProbeSingle;
-  ProbeTarget = Best;
+  ProbeTarget = Target;
 }
 
+std::vector<std::size_t> KeyBalancer::singleCandidates() const {
+  std::vector<std::size_t> Active = activeDevices();
+  std::vector<std::size_t> Candidates;
+  // Running alone: goSingle kept the rest of the comparison that chose this device (a noisy
+  // comparison may have picked the slower of two close devices); nothing new to compare.
+  if (Active.size() < 2)
+    return Candidates;
+  // Measured, not predicted: a cost per work-group seen at the held split says little about a
+  // device running every group (granularity, merges of unknown regions, devices that share
+  // cores). The costs only rule out devices clearly slower than the fastest.
+  double Fastest = std::numeric_limits<double>::infinity();
+  for (std::size_t I : Active)
+    Fastest = std::min(Fastest, costOf(I));
+  double Ratio = 1.0 + std::max(SingleCandidateBand, 3.0 * Noise);
+  for (std::size_t I : Active)
+    if (costOf(I) <= Ratio * Fastest)
+      Candidates.push_back(I);
+  return Candidates;
+}
 void KeyBalancer::afterDeviceProbe(const Launch &L) {
   Device &Probed = Devices[ProbeTarget];
   std::vector<std::size_t> Candidates = activeDevices();
@@ -442,35 +475,52 @@ void KeyBalancer::afterDeviceProbe(const Launch &L) {
 }
 
 void KeyBalancer::afterSingleProbe(const Launch &L) {
-  Device &Single = Devices[ProbeTarget];
-  Single.Single.add(L.Seconds[static_cast<Eigen::Index>(ProbeTarget)]);
-  double SplitTime = heldMakespan();
-  double SingleTime = Single.Single.mean();
+  Devices[ProbeTarget].Single.add(L.Seconds[static_cast<Eigen::Index>(ProbeTarget)]);
+  const std::vector<std::size_t> Candidates = SingleRound;
+  bool Alone = activeDevices().size() == 1;
+  std::size_t Best = ProbeTarget;
+  for (std::size_t I : Candidates) {
+    if (Devices[I].Single.count() == 0) {
+      // Compare only once every candidate has been measured: probe the next one soon.
+      SinceSingleProbe = SingleInterval - std::min(SingleInterval, 1u);
+      return;
+    }
+    if (Devices[I].Single.mean() < Devices[Best].Single.mean())
+      Best = I;
+  }
+  const RunningStats &Single = Devices[Best].Single;
+  double HeldTime = heldMakespan();
+  double SingleTime = Single.mean();
   auto Samples = static_cast<double>(std::max<std::uint64_t>(MakespanWindow.count(), 1));
-  auto SingleSamples = static_cast<double>(Single.Single.count());
-  // Positive: the split does not beat the single device by the gain that splitting must bring.
-  double Margin = SplitTime - SingleTime * (1.0 - Config.SplitGain);
-  double Error =
-      Config.Confidence * Noise *
-      std::sqrt(SplitTime * SplitTime / Samples + SingleTime * SingleTime / SingleSamples);
+  auto SingleSamples = static_cast<double>(Single.count());
+  // Positive: what is held (a split, or another device alone) does not beat this device alone
+  // by the gain that a split or a switch must bring.
+  double Margin = HeldTime - SingleTime * (1.0 - Config.SplitGain);
+  double Error = Config.Confidence * Noise *
+                 std::sqrt(HeldTime * HeldTime / Samples + SingleTime * SingleTime / SingleSamples);
   // After enough samples a difference still inside the noise is too small to matter: decide.
-  if (Single.Single.count() >= Config.RefineMinLaunches)
+  if (Single.count() >= Config.RefineMinLaunches)
     Error = 0.0;
   if (Margin > Error) {
-    goSingle(ProbeTarget);
+    goSingle(Best);
     return;
   }
-  if (Margin < -Error) {
-    // The split pays: its devices are worth probing often again should they be dropped.
-    for (std::size_t I : activeDevices())
-      Devices[I].ProbeInterval = Config.ProbeInterval;
+  if (Margin <= 0.0) {
+    // What is held was measured faster: keep it. A single device that truly wins by a clear
+    // margin rarely measures slower, and the next comparison (at a doubled interval) would
+    // catch it; re-measuring here would cost a slow launch each time.
+    if (!Alone)
+      for (std::size_t I : activeDevices())
+        Devices[I].ProbeInterval = Config.ProbeInterval;
     SingleInterval =
         std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
     SinceSingleProbe = 0;
-    Single.Single.clear();
+    for (std::size_t I : Candidates)
+      Devices[I].Single.clear();
+    SingleRound.clear();
     return;
   }
-  // Too close to call through the noise: measure again soon, the samples accumulate.
+  // Too close to call through the noise: measure the best again soon, the samples accumulate.
   SinceSingleProbe = SingleInterval - std::min(SingleInterval, SingleProbeDelay);
 }
 
@@ -485,8 +535,11 @@ void KeyBalancer::goSingle(std::size_t Kept) {
     Devices[I].SinceProbe = 0;
     Devices[I].ProbeInterval = std::min(2 * Devices[I].ProbeInterval, Config.MaxProbeInterval);
   }
+  Devices[Kept].Active = true;
   Devices[Kept].Single.clear();
-  // Should a probe bring a device back, the split it converges to is checked early again.
+  SingleRound.erase(std::remove(SingleRound.begin(), SingleRound.end(), Kept), SingleRound.end());
+  // Should a probe bring a device back, the split it converges to is checked early again; the
+  // other devices measured alone are compared with this one as early.
   SingleInterval = SingleProbeDelay;
   SinceSingleProbe = 0;
   enterHold(Alone, nullptr);

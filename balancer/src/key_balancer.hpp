@@ -73,6 +73,9 @@ private:
   void refineIfSignificant();
   void scheduleProbes();
   void goSingle(std::size_t Device);
+  // The devices to measure alone, while split: the active devices not clearly slower than the
+  // fastest.
+  std::vector<std::size_t> singleCandidates() const;
   bool dropSmallShares(Eigen::VectorXd &Shares);
   void prepare();
 
@@ -112,6 +115,7 @@ private:
   double Noise = 0.0;
   unsigned SinceSingleProbe = 0; // held launches since the single device was last measured
   unsigned SingleInterval = 0;
+  std::vector<std::size_t> SingleRound; // candidates of the comparison under way
 
   std::uint64_t Launches = 0;
   unsigned Resumes = 0;
