@@ -13,9 +13,6 @@ static constexpr double MinSeconds = 1e-9;
 // Launches held before the single-device option is first measured: a few samples of the split's
 // makespan to compare with.
 static constexpr unsigned SingleProbeDelay = 4;
-// Noise samples kept (the most recent), and needed before the estimate is used.
-static constexpr std::size_t NoiseWindow = 64;
-static constexpr std::size_t NoiseMinSamples = 4;
 // Two launches whose slices of a device differ by at most this fraction measure its noise.
 static constexpr double NoiseSameSlice = 0.02;
 // Devices whose cost per group at the split is within this fraction of the fastest's (or three
@@ -101,7 +98,7 @@ double KeyBalancer::dropThreshold() const {
 }
 
 double KeyBalancer::stopThreshold() const {
-  return std::max(Config.StopSpread, Config.NoiseWidth * Noise);
+  return std::max(Config.StopSpread, Config.NoiseWidth * SpreadNoise.value());
 }
 
 double KeyBalancer::resumeThreshold() const {
@@ -165,6 +162,8 @@ ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measure
               (M.Groups == 0 || M.FirstGroup == Next.Slices[I].FirstGroup);
   }
   L.Makespan = L.Seconds.size() ? L.Seconds.maxCoeff() : 0.0;
+  relativeTimes(L);
+  sampleSpreadNoise(L);
   ++Launches;
   LastSpread = std::max(0.0, spread(L.Seconds, L));
   if (!Matches)
@@ -295,24 +294,49 @@ void KeyBalancer::enterHold(const Eigen::VectorXd &Held, const Launch *Measured)
 
 void KeyBalancer::sampleNoise(std::size_t I, double Cost, std::uint64_t Groups) {
   Device &D = Devices[I];
-  auto Before = static_cast<double>(D.CostGroups);
-  if (D.Cost > 0.0 && std::fabs(static_cast<double>(Groups) - Before) <= NoiseSameSlice * Before) {
-    double Sample = std::fabs(std::log(Cost / D.Cost));
-    if (NoiseSamples.size() < NoiseWindow)
-      NoiseSamples.push_back(Sample);
-    else
-      NoiseSamples[NoiseNext] = Sample;
-    NoiseNext = (NoiseNext + 1) % NoiseWindow;
-    if (NoiseSamples.size() >= NoiseMinSamples) {
-      std::vector<double> Sorted = NoiseSamples;
-      auto Middle = Sorted.begin() + static_cast<std::ptrdiff_t>(Sorted.size() / 2);
-      std::nth_element(Sorted.begin(), Middle, Sorted.end());
-      // |difference of two normal draws| has median 0.6745 * sqrt(2) sigma.
-      Noise = *Middle / (0.6745 * std::sqrt(2.0));
-    }
-  }
+  if (D.Cost > 0.0 && sameSlice(Groups, D.CostGroups))
+    Noise.add(std::fabs(std::log(Cost / D.Cost)));
   D.Cost = Cost;
   D.CostGroups = Groups;
+}
+
+bool KeyBalancer::sameSlice(std::uint64_t Groups, std::uint64_t Before) {
+  auto Was = static_cast<double>(Before);
+  return std::fabs(static_cast<double>(Groups) - Was) <= NoiseSameSlice * Was;
+}
+
+void KeyBalancer::relativeTimes(Launch &L) const {
+  L.Relative = Eigen::VectorXd::Zero(L.Seconds.size());
+  double Sum = 0.0;
+  unsigned Ran = 0;
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    if (L.Groups[I] > 0) {
+      Sum += L.Seconds[static_cast<Eigen::Index>(I)];
+      ++Ran;
+    }
+  if (Ran < 2)
+    return;
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    if (L.Groups[I] > 0)
+      L.Relative[static_cast<Eigen::Index>(I)] =
+          L.Seconds[static_cast<Eigen::Index>(I)] * Ran / Sum;
+}
+
+void KeyBalancer::sampleSpreadNoise(const Launch &L) {
+  unsigned Ran = 0;
+  for (std::uint64_t Groups : L.Groups)
+    Ran += Groups > 0;
+  for (std::size_t I = 0; I < Devices.size(); ++I) {
+    Device &D = Devices[I];
+    double Relative = L.Relative[static_cast<Eigen::Index>(I)];
+    if (Relative > 0.0 && D.Relative > 0.0 && sameSlice(L.Groups[I], D.RelativeGroups))
+      // Dividing by the launch's mean removes load that slows all devices alike, and 1/n of
+      // each device's own noise: scaled back, independent noise reads as it did per device.
+      SpreadNoise.add(std::fabs(std::log(Relative / D.Relative)) /
+                      std::sqrt(1.0 - 1.0 / static_cast<double>(Ran)));
+    D.Relative = Relative;
+    D.RelativeGroups = L.Groups[I];
+  }
 }
 
 void KeyBalancer::feedWindow(const Launch &L) {
@@ -320,7 +344,7 @@ void KeyBalancer::feedWindow(const Launch &L) {
   LastMakespan = L.Makespan;
   for (std::size_t I = 0; I < Devices.size(); ++I)
     if (Devices[I].Active && L.Groups[I] > 0)
-      Devices[I].Window.add(L.Seconds[static_cast<Eigen::Index>(I)]);
+      Devices[I].Window.add(L.Relative[static_cast<Eigen::Index>(I)]);
 }
 
 void KeyBalancer::holdStep(const Launch &L) {
@@ -374,9 +398,11 @@ void KeyBalancer::refineIfSignificant() {
   const RunningStats &S = Devices[Slow].Window;
   const RunningStats &F = Devices[Fast].Window;
   // StopSpread, not the noise-widened threshold: with enough launches the means are precise
-  // even when single launches are not, and the confidence test accounts for the noise.
+  // even when single launches are not, and the confidence test accounts for the noise. The
+  // windows hold times relative to each launch's mean (load common to all devices cancels), so
+  // the two are correlated: the sum of their errors bounds the error of the gap.
   double Gap = S.mean() - F.mean();
-  double Error = std::hypot(S.standardError(), F.standardError());
+  double Error = S.standardError() + F.standardError();
   if (Gap <= Config.StopSpread * Sum / static_cast<double>(Active.size()) ||
       Gap <= Config.Confidence * Error)
     return;
@@ -429,6 +455,10 @@ void KeyBalancer::scheduleProbes() {
   ProbeTarget = Target;
 }
 
+double KeyBalancer::candidateRatio() const {
+  return 1.0 + std::max(SingleCandidateBand, 3.0 * Noise.value());
+}
+
 std::vector<std::size_t> KeyBalancer::singleCandidates() const {
   std::vector<std::size_t> Active = activeDevices();
   std::vector<std::size_t> Candidates;
@@ -442,9 +472,8 @@ std::vector<std::size_t> KeyBalancer::singleCandidates() const {
   double Fastest = std::numeric_limits<double>::infinity();
   for (std::size_t I : Active)
     Fastest = std::min(Fastest, costOf(I));
-  double Ratio = 1.0 + std::max(SingleCandidateBand, 3.0 * Noise);
   for (std::size_t I : Active)
-    if (costOf(I) <= Ratio * Fastest)
+    if (costOf(I) <= candidateRatio() * Fastest)
       Candidates.push_back(I);
   return Candidates;
 }
@@ -479,13 +508,16 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
   const std::vector<std::size_t> Candidates = SingleRound;
   bool Alone = activeDevices().size() == 1;
   std::size_t Best = ProbeTarget;
+  // The candidates' costs are within Ratio of each other: when the one measured is slower than
+  // the held split by more than that, measuring the others would only cost slow launches.
+  bool Hopeless = !Alone && Devices[ProbeTarget].Single.mean() > candidateRatio() * heldMakespan();
   for (std::size_t I : Candidates) {
-    if (Devices[I].Single.count() == 0) {
+    if (Devices[I].Single.count() == 0 && !Hopeless) {
       // Compare only once every candidate has been measured: probe the next one soon.
       SinceSingleProbe = SingleInterval - std::min(SingleInterval, 1u);
       return;
     }
-    if (Devices[I].Single.mean() < Devices[Best].Single.mean())
+    if (Devices[I].Single.count() > 0 && Devices[I].Single.mean() < Devices[Best].Single.mean())
       Best = I;
   }
   const RunningStats &Single = Devices[Best].Single;
@@ -496,7 +528,7 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
   // Positive: what is held (a split, or another device alone) does not beat this device alone
   // by the gain that a split or a switch must bring.
   double Margin = HeldTime - SingleTime * (1.0 - Config.SplitGain);
-  double Error = Config.Confidence * Noise *
+  double Error = Config.Confidence * Noise.value() *
                  std::sqrt(HeldTime * HeldTime / Samples + SingleTime * SingleTime / SingleSamples);
   // After enough samples a difference still inside the noise is too small to matter: decide.
   if (Single.count() >= Config.RefineMinLaunches)
@@ -593,7 +625,8 @@ KeyTrace KeyBalancer::trace() const {
   T.Resumes = Resumes;
   T.Refinements = Refinements;
   T.LastSpread = LastSpread;
-  T.NoiseEstimate = Noise;
+  T.NoiseEstimate = Noise.value();
+  T.SpreadNoiseEstimate = SpreadNoise.value();
   return T;
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "damping.hpp"
+#include "noise_estimator.hpp"
 #include "running_stats.hpp"
 #include "share_solver.hpp"
 
@@ -48,14 +49,17 @@ private:
     std::uint64_t LastBytes = 0;
     double Cost = 0.0;            // seconds per work-group when it last ran; 0: never ran
     std::uint64_t CostGroups = 0; // groups of the launch that measured Cost
-    RunningStats Window;          // times while holding the current split
-    RunningStats Single;          // times measured by single-device probes on this device
+    double Relative = 0.0;        // time / mean time of the devices, when it last ran split
+    std::uint64_t RelativeGroups = 0;
+    RunningStats Window; // relative times while holding the current split
+    RunningStats Single; // times measured by single-device probes on this device
     unsigned ProbeInterval = 0;
     unsigned SinceProbe = 0;
   };
 
   struct Launch {
     Eigen::VectorXd Seconds;
+    Eigen::VectorXd Relative; // Seconds / mean over the devices that ran; 0 when fewer than two
     Eigen::VectorXd Shares;
     std::vector<std::uint64_t> Groups;
     double Makespan = 0.0;
@@ -69,6 +73,9 @@ private:
   void enterSearch();
   void feedWindow(const Launch &L);
   void sampleNoise(std::size_t Device, double Cost, std::uint64_t Groups);
+  void relativeTimes(Launch &L) const;
+  void sampleSpreadNoise(const Launch &L);
+  static bool sameSlice(std::uint64_t Groups, std::uint64_t Before);
   bool driftDetected(const Launch &L);
   void refineIfSignificant();
   void scheduleProbes();
@@ -76,6 +83,8 @@ private:
   // The devices to measure alone, while split: the active devices not clearly slower than the
   // fastest.
   std::vector<std::size_t> singleCandidates() const;
+  // How much slower than the fastest a candidate's cost per group may be.
+  double candidateRatio() const;
   bool dropSmallShares(Eigen::VectorXd &Shares);
   void prepare();
 
@@ -107,12 +116,12 @@ private:
   double LastMakespan = 0.0;
   unsigned OverCount = 0;
   std::size_t LastSlowest = 0;
-  // Relative changes of a device's cost per group between two launches that gave it almost
-  // the same slice: noise, whatever the phase. Their median (robust to the odd real change)
-  // estimates the noise; Noise stays 0 until NoiseSamples.size() reaches a few.
-  std::vector<double> NoiseSamples;
-  std::size_t NoiseNext = 0;
-  double Noise = 0.0;
+  // Noise of a device's time between launches that gave it almost the same slice, whatever the
+  // phase: what a comparison of launches (the split against one device alone) must see through.
+  NoiseEstimator Noise;
+  // The same for times relative to their launch's mean: what the spread between devices within
+  // a launch must see through (load that slows every device alike does not count).
+  NoiseEstimator SpreadNoise;
   unsigned SinceSingleProbe = 0; // held launches since the single device was last measured
   unsigned SingleInterval = 0;
   std::vector<std::size_t> SingleRound; // candidates of the comparison under way

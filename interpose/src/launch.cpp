@@ -588,6 +588,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   if (auto State = RT.balancer().trace(Key)) {
     Rec.BalancerState = std::string(State->State);
     Rec.Converged = State->Converged;
+    Rec.Spread = State->LastSpread;
+    Rec.Noise = State->NoiseEstimate;
+    Rec.SpreadNoise = State->SpreadNoiseEstimate;
   }
   for (const Slice &S : Slices) {
     DeviceRecord D;

@@ -90,7 +90,9 @@ void RunRecorder::record(const LaunchRecord &L) {
         << ",\"bytes_out\":" << D.BytesOut << "}";
   }
   Out << "],\"balancer\":{\"state\":" << jsonString(L.BalancerState)
-      << ",\"converged\":" << (L.Converged ? "true" : "false") << "}}\n";
+      << ",\"converged\":" << (L.Converged ? "true" : "false") << ",\"spread\":" << number(L.Spread)
+      << ",\"noise\":" << number(L.Noise) << ",\"spread_noise\":" << number(L.SpreadNoise)
+      << "}}\n";
   const std::string Line = Out.str();
   std::fwrite(Line.data(), 1, Line.size(), Trace);
 }
@@ -137,8 +139,7 @@ std::string RunRecorder::summary() const {
   Out << "per device: busy time (kernels and transfers):\n";
   for (const auto &[Name, Seconds] : DeviceBusy) {
     char Line[256];
-    std::snprintf(Line, sizeof(Line), "  D%zu %10.3f s  %s\n", Index[Name], Seconds,
-                  Name.c_str());
+    std::snprintf(Line, sizeof(Line), "  D%zu %10.3f s  %s\n", Index[Name], Seconds, Name.c_str());
     Out << Line;
   }
   return Out.str();

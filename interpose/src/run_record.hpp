@@ -37,6 +37,9 @@ struct LaunchRecord {
   std::string Purpose;       // balance, probe-device, probe-single
   std::string BalancerState; // the balancer's state name after this launch
   bool Converged = false;
+  double Spread = 0.0; // (max - min) / mean of the devices' times, as the balancer saw it
+  double Noise = 0.0;  // the balancer's noise estimates (see KeyTrace)
+  double SpreadNoise = 0.0;
   bool Merged = false; // written buffers merged by diff (regions unknown)
   double MakespanSeconds = 0.0;
   std::vector<DeviceRecord> Devices;

@@ -1,28 +1,67 @@
 #!/usr/bin/python3
-"""Checks a libsplit trace: the balancer converged, and over the last launches that balanced
-(probes aside) the devices finished within TOLERANCE of each other (median spread).
+"""Checks a libsplit trace written by an iterative app (one kernel).
 
-    check_convergence.py TRACE [TOLERANCE=0.10] [LAST=10]
+    check_convergence.py split TRACE [TOLERANCE=0.10] [LAST=10]
+        The balancer holds a split (converged, two or more devices) and over the last LAST
+        launches that balanced (probes aside) the devices finished within TOLERANCE of each
+        other (median of (max - min) / max).
+
+    check_convergence.py not-slower TRACE [TOLERANCE=0.02] [LAST=10]
+        Steady state is not slower than the best single device: the median makespan of the last
+        LAST launches is at most (1 + TOLERANCE) times the median time of the fastest device
+        alone, measured by the balancer's single-device probes or by launches it ran alone.
 """
 import json
 import statistics
 import sys
 
-path = sys.argv[1]
-tolerance = float(sys.argv[2]) if len(sys.argv) > 2 else 0.10
-last = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+mode, path = sys.argv[1], sys.argv[2]
 records = [json.loads(line) for line in open(path) if line.strip()]
-balanced = [r for r in records
-            if r.get("split") and r.get("purpose") == "balance" and len(r["devices"]) >= 2]
-if len(balanced) < last:
-    sys.exit(f"only {len(balanced)} balancing launches with two or more devices in {path}")
-spreads = []
-for r in balanced[-last:]:
-    times = [d["kernel_s"] + d["transfer_s"] for d in r["devices"]]
-    spreads.append((max(times) - min(times)) / max(times))
-median = statistics.median(spreads)
-converged = any(r["balancer"]["converged"] for r in records[-last:])
-shares = ", ".join(f'{d["name"].split("-")[0]} {d["share"]:.2f}' for d in balanced[-1]["devices"])
-print(f"last {last} balancing launches: median spread {median:.3f} "
-      f"(tolerance {tolerance}), converged {converged}, final shares {shares}")
-sys.exit(0 if median <= tolerance and converged else 1)
+records = [r for r in records if r.get("split") or r.get("devices")]
+
+
+def short(name):
+    return name.split("-")[0]
+
+
+if mode == "split":
+    tolerance = float(sys.argv[3]) if len(sys.argv) > 3 else 0.10
+    last = int(sys.argv[4]) if len(sys.argv) > 4 else 10
+    balanced = [r for r in records
+                if r.get("split") and r.get("purpose") == "balance" and len(r["devices"]) >= 2]
+    if len(balanced) < last:
+        sys.exit(f"only {len(balanced)} balancing launches with two or more devices in {path}")
+    spreads = []
+    for r in balanced[-last:]:
+        times = [d["kernel_s"] + d["transfer_s"] for d in r["devices"]]
+        spreads.append((max(times) - min(times)) / max(times))
+    median = statistics.median(spreads)
+    final = records[-1]["balancer"]
+    held = final["converged"] and final["state"] != "single"
+    shares = ", ".join(f'{short(d["name"])} {d["share"]:.2f}' for d in balanced[-1]["devices"])
+    print(f"last {last} balancing launches: median spread {median:.3f} (tolerance {tolerance}), "
+          f"final state {final['state']}, final shares {shares}")
+    sys.exit(0 if median <= tolerance and held else 1)
+
+if mode == "not-slower":
+    tolerance = float(sys.argv[3]) if len(sys.argv) > 3 else 0.02
+    last = int(sys.argv[4]) if len(sys.argv) > 4 else 10
+    alone = {}
+    for r in records:
+        if len(r["devices"]) == 1 and r["devices"][0]["groups"] > 0:
+            d = r["devices"][0]
+            alone.setdefault(d["name"], []).append(d["kernel_s"] + d["transfer_s"])
+    if not alone:
+        sys.exit(f"no launch ran on one device alone in {path}: nothing to compare with")
+    best_name, best = min(((n, statistics.median(t)) for n, t in alone.items()),
+                          key=lambda item: item[1])
+    tail = [r for r in records if r.get("purpose", "balance") == "balance"][-last:]
+    steady = statistics.median(r["makespan_s"] for r in tail)
+    devices = sorted({short(d["name"]) for r in tail for d in r["devices"]})
+    print(f"last {last} launches: median makespan {steady * 1e3:.2f} ms on {'+'.join(devices)}; "
+          f"fastest alone: {short(best_name)} {best * 1e3:.2f} ms (median of {len(alone[best_name])}); "
+          f"ratio {steady / best:.3f} (tolerance {1 + tolerance:.2f}), "
+          f"final state {records[-1]['balancer']['state']}")
+    sys.exit(0 if steady <= (1 + tolerance) * best else 1)
+
+sys.exit(f"unknown mode {mode}: split or not-slower")

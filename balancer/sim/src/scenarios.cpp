@@ -133,6 +133,13 @@ Scenario withNoise(Scenario S, double Noise, std::uint32_t Seed) {
   return S;
 }
 
+Scenario withSharedNoise(Scenario S, double Shared, double Own, std::uint32_t Seed) {
+  S = withNoise(S, Own, Seed);
+  S.Name += "+shared" + std::to_string(static_cast<int>(std::lround(Shared * 100))) + "%";
+  S.SharedNoise = Shared;
+  return S;
+}
+
 std::vector<Scenario> catalog() {
   return {linearRatios("linear-2:1", {2, 1}),
           linearRatios("linear-4:2:1", {4, 2, 1}),

@@ -117,6 +117,7 @@ Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
   Run R;
   std::mt19937 Random(S.Seed);
   std::uniform_real_distribution<double> Noise(-S.Noise, S.Noise);
+  std::uniform_real_distribution<double> Unit01(0.0, 1.0);
   LaunchKey Key;
   Key.Kernel = "sim." + S.Name;
   Key.Global = {S.NumGroups, 1, 1};
@@ -130,13 +131,15 @@ Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
     Record.State = std::string(B.trace(Key)->State);
     std::uint64_t Next = 0;
     std::vector<DeviceMeasurement> Measured(S.Devices.size());
+    // Drawn only when asked for, so that the other scenarios keep their sequences.
+    double Shared = S.SharedNoise > 0.0 ? 1.0 + S.SharedNoise * (2.0 * Unit01(Random) - 1.0) : 1.0;
     for (std::size_t I = 0; I < S.Devices.size(); ++I) {
       const DeviceSlice &Slice = P.Slices[I];
       R.SlicesContiguous = R.SlicesContiguous && Slice.FirstGroup == Next;
       Next += Slice.Groups;
       Record.Groups.push_back(Slice.Groups);
       // Drawn for every device every launch, so the noise does not depend on the split.
-      double Factor = 1.0 + Noise(Random);
+      double Factor = Shared * (1.0 + Noise(Random));
       DeviceMeasurement &M = Measured[I];
       M.Groups = Slice.Groups;
       M.FirstGroup = Slice.FirstGroup;

@@ -26,6 +26,8 @@ struct KeyTrace {
   std::vector<std::uint64_t> LastBytesMoved;
   double LastSpread = 0.0;    // (max - min) / mean over the devices that ran
   double NoiseEstimate = 0.0; // relative standard deviation of a device's time, 0 if unknown
+  // The same for times relative to their launch's mean (load common to all devices removed).
+  double SpreadNoiseEstimate = 0.0;
 };
 
 } // namespace libsplit::balancer

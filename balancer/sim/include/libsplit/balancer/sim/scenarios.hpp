@@ -45,6 +45,8 @@ Scenario slowDeviceTransfer(double TransferUnits);
 Scenario mergeCost();
 
 Scenario withNoise(Scenario S, double Noise, std::uint32_t Seed);
+// Shared: machine load common to all devices of a launch; Own: each device's own noise.
+Scenario withSharedNoise(Scenario S, double Shared, double Own, std::uint32_t Seed);
 
 // Every case above with its canonical parameters, for the tests and the table tool.
 std::vector<Scenario> catalog();

@@ -35,6 +35,9 @@ struct Scenario {
   // Every measured time is multiplied by 1 + u, u uniform in [-Noise, Noise], drawn from a
   // generator seeded with Seed: runs are reproducible.
   double Noise = 0.0;
+  // Every measured time of a launch is also multiplied by one common 1 + v, v uniform in
+  // [-SharedNoise, SharedNoise]: load on the machine that slows every device alike.
+  double SharedNoise = 0.0;
   std::uint32_t Seed = 1;
   bool TimeVarying = false; // the optimum differs from launch to launch
 };
