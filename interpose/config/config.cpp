@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -193,14 +194,14 @@ template <> std::string formatKind<ControlKind::Balancer>(const BalancerKind &Va
   return formatEnum(Value, BalancerNames);
 }
 
-template <>
-std::string parseKind<ControlKind::Shares>(std::string_view Text, std::vector<double> &Out) {
+template <> std::string parseKind<ControlKind::Shares>(std::string_view Text, StaticShares &Out) {
   return parseShares(Text, Out);
 }
-template <> std::string formatKind<ControlKind::Shares>(const std::vector<double> &Value) {
+template <> std::string formatKind<ControlKind::Shares>(const StaticShares &Value) {
   std::string Out;
-  for (double Share : Value)
-    Out += (Out.empty() ? "" : ",") + number(Share);
+  for (std::size_t I = 0; I < Value.Values.size(); ++I)
+    Out += (I ? "," : "") + (Value.Names.empty() ? "" : Value.Names[I] + "=") +
+           number(Value.Values[I]);
   return Out;
 }
 
@@ -445,28 +446,83 @@ std::string formatDebugCategories(DebugMask Mask) {
 }
 
 // The same rules as the balancer's parseShares (balancer/), without the device count, which
-// only the runtime knows once it has chosen the devices.
-std::string parseShares(std::string_view Text, std::vector<double> &Out) {
-  Out.clear();
+// only the runtime knows once it has chosen the devices; and shares may name their devices.
+std::string parseShares(std::string_view Text, StaticShares &Out) {
+  Out = StaticShares();
   std::vector<std::string_view> Items = splitList(Text);
   if (Items.empty())
     return "no shares in " + quote(Text);
   double Sum = 0.0;
   for (std::string_view Item : Items) {
-    std::string Index = std::to_string(Out.size() + 1);
+    std::string Index = std::to_string(Out.Values.size() + 1);
+    std::string_view Number = Item;
+    std::size_t Equals = Item.rfind('=');
+    if (Equals != std::string_view::npos) {
+      std::string_view Name = trim(Item.substr(0, Equals));
+      if (Name.empty())
+        return "share " + Index + " " + quote(Item) + " names no device" + inList(Item, Text);
+      if (Out.Names.size() != Out.Values.size())
+        return "mix of shares with and without a device name" + inList(Item, Text);
+      Out.Names.emplace_back(Name);
+      Number = trim(Item.substr(Equals + 1));
+    } else if (!Out.Names.empty()) {
+      return "mix of shares with and without a device name" + inList(Item, Text);
+    }
     double Value = 0.0;
     // from_chars, unlike strtod, ignores the locale the application may have set.
-    auto Result = std::from_chars(Item.data(), Item.data() + Item.size(), Value);
-    if (Result.ec != std::errc() || Result.ptr != Item.data() + Item.size() ||
+    auto Result = std::from_chars(Number.data(), Number.data() + Number.size(), Value);
+    if (Result.ec != std::errc() || Result.ptr != Number.data() + Number.size() ||
         !std::isfinite(Value))
       return "share " + Index + " " + quote(Item) + " is not a number" + inList(Item, Text);
     if (Value < 0.0)
       return "share " + Index + " " + quote(Item) + " is negative" + inList(Item, Text);
-    Out.push_back(Value);
+    Out.Values.push_back(Value);
     Sum += Value;
   }
   if (std::fabs(Sum - 1.0) > 1e-6)
     return "shares " + quote(trim(Text)) + " sum to " + number(Sum) + ", not 1";
+  return {};
+}
+
+static std::string lowered(std::string_view Text) {
+  std::string Out(Text);
+  for (char &C : Out)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  return Out;
+}
+
+std::string resolveShares(const StaticShares &Shares, const std::vector<std::string> &Devices,
+                          std::vector<double> &Out) {
+  Out.assign(Devices.size(), 0.0);
+  if (Shares.Names.empty()) {
+    if (Shares.Values.size() != Devices.size())
+      return std::to_string(Shares.Values.size()) + " shares given for " +
+             std::to_string(Devices.size()) + " devices";
+    Out = Shares.Values;
+    return {};
+  }
+  std::vector<int> Owner(Devices.size(), -1);
+  for (std::size_t N = 0; N < Shares.Names.size(); ++N) {
+    const std::string Name = lowered(Shares.Names[N]);
+    std::vector<std::size_t> Matched;
+    for (std::size_t D = 0; D < Devices.size(); ++D) {
+      if (lowered(Devices[D]).find(Name) == std::string::npos)
+        continue;
+      if (Owner[D] >= 0)
+        return "device " + quote(Devices[D]) + " matches both " +
+               quote(Shares.Names[static_cast<std::size_t>(Owner[D])]) + " and " +
+               quote(Shares.Names[N]);
+      Owner[D] = static_cast<int>(N);
+      Matched.push_back(D);
+    }
+    if (Matched.empty())
+      return quote(Shares.Names[N]) + " matches no device";
+    for (std::size_t D : Matched)
+      Out[D] = Shares.Values[N] / static_cast<double>(Matched.size());
+  }
+  for (std::size_t D = 0; D < Devices.size(); ++D)
+    if (Owner[D] < 0)
+      return "no share names device " + quote(Devices[D]);
   return {};
 }
 

@@ -53,6 +53,17 @@ struct DeviceSelection {
   bool operator!=(const DeviceSelection &Other) const { return !(*this == Other); }
 };
 
+// LIBSPLIT_STATIC: shares in device order ("0.6,0.4"), or per device ("pthread=0.6,basic=0.4":
+// a name's share goes to the devices whose name contains it, split equally between them).
+struct StaticShares {
+  std::vector<std::string> Names; // empty: Values are in device order
+  std::vector<double> Values;
+  bool empty() const { return Values.empty(); }
+  bool operator==(const StaticShares &Other) const {
+    return Names == Other.Names && Values == Other.Values;
+  }
+};
+
 // How a control's text is read; each kind has one C++ type, ControlType<Kind>.
 enum class ControlKind {
   Bool,       // bool: 0/1, true/false, yes/no, on/off (any case)
@@ -63,7 +74,7 @@ enum class ControlKind {
   Categories, // DebugMask: comma list of DebugCategoryNames, or all
   Devices,    // DeviceSelection
   Balancer,   // BalancerKind
-  Shares,     // std::vector<double>: finite, >= 0, summing to 1
+  Shares,     // StaticShares: finite, >= 0, summing to 1; in device order or by device name
   Tuning,     // TuningMode
   Defer,      // DeferMode
 };
@@ -77,7 +88,7 @@ template <> struct ControlTraits<ControlKind::Level> { using Type = LogLevel; };
 template <> struct ControlTraits<ControlKind::Categories> { using Type = DebugMask; };
 template <> struct ControlTraits<ControlKind::Devices> { using Type = DeviceSelection; };
 template <> struct ControlTraits<ControlKind::Balancer> { using Type = BalancerKind; };
-template <> struct ControlTraits<ControlKind::Shares> { using Type = std::vector<double>; };
+template <> struct ControlTraits<ControlKind::Shares> { using Type = StaticShares; };
 template <> struct ControlTraits<ControlKind::Tuning> { using Type = TuningMode; };
 template <> struct ControlTraits<ControlKind::Defer> { using Type = DeferMode; };
 template <ControlKind Kind> using ControlType = typename ControlTraits<Kind>::Type;
@@ -167,7 +178,10 @@ std::string controlsMarkdown();
 // the variable's name (empty on success) and leaves Out unspecified on failure.
 std::string parseDeviceSelection(std::string_view Text, DeviceSelection &Out);
 std::string parseDebugCategories(std::string_view Text, DebugMask &Out);
-std::string parseShares(std::string_view Text, std::vector<double> &Out);
+std::string parseShares(std::string_view Text, StaticShares &Out);
+// The shares of each of Devices (names, in device order); the problem (empty on success).
+std::string resolveShares(const StaticShares &Shares, const std::vector<std::string> &Devices,
+                          std::vector<double> &Out);
 std::string formatDeviceSelection(const DeviceSelection &Selection);
 std::string formatDebugCategories(DebugMask Mask);
 

@@ -17,7 +17,8 @@ balancer::BalancerConfig configFromControls(const config::Config &C) {
     break;
   case config::BalancerKind::Static:
     B.Kind = balancer::Strategy::Static;
-    B.StaticShares = C.Static;
+    // Resolved against the devices at the first launch.
+    B.StaticShares = C.Static.Names.empty() ? C.Static.Values : std::vector<double>();
     break;
   case config::BalancerKind::FixedPoint:
     B.Kind = balancer::Strategy::FixedPoint;
@@ -51,14 +52,21 @@ balancer::Split LaunchBalancer::propose(const balancer::LaunchKey &Key, std::uin
                                         const std::vector<std::string> &DeviceNames) {
   std::lock_guard<std::mutex> Lock(Mutex);
   Runtime &RT = runtime();
-  if (!StaticCountChecked && Engine.config().Kind == balancer::Strategy::Static) {
-    StaticCountChecked = true;
-    if (Engine.config().StaticShares.size() != DeviceNames.size()) {
-      RT.log().error("LIBSPLIT_STATIC: ", Engine.config().StaticShares.size(), " shares given for ",
-                     DeviceNames.size(), " devices; using the default balancer (broyden)");
-      balancer::BalancerConfig Fallback;
-      Engine = balancer::Balancer(Fallback);
+  if (!StaticResolved && Engine.config().Kind == balancer::Strategy::Static) {
+    StaticResolved = true;
+    balancer::BalancerConfig Resolved = Engine.config();
+    const std::string Problem =
+        config::resolveShares(RT.config().Static, DeviceNames, Resolved.StaticShares);
+    if (!Problem.empty()) {
+      std::string Devices;
+      for (const std::string &Name : DeviceNames)
+        Devices += (Devices.empty() ? "" : ", ") + Name;
+      RT.log().error("LIBSPLIT_STATIC: ", Problem, " (devices in order: ", Devices,
+                     "; give one share per device, or name=share with a part of each device's "
+                     "name); using the default balancer (broyden)");
+      Resolved = balancer::BalancerConfig();
     }
+    Engine = balancer::Balancer(Resolved);
   }
   if (!TuningStarted)
     startTuning(DeviceNames);

@@ -32,7 +32,7 @@ private:
 
   std::mutex Mutex;
   balancer::Balancer Engine;
-  bool StaticCountChecked = false;
+  bool StaticResolved = false;
   bool TuningStarted = false;
   std::string DeviceSignature;
   std::string TuningDirectory;

@@ -166,6 +166,9 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
     CHECK(Covered.count(std::string(Info.Name)));
 }
 
+#define STATIC_FORMS                                                                               \
+  "shares summing to 1, in device order (0.6,0.4) or by name (pthread=0.6,basic=0.4)"
+
 TEST_CASE("a malformed value gives one exact line and forces pass-through", "[config]") {
   struct Case {
     const char *Name;
@@ -205,16 +208,12 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
        "LIBSPLIT_BALANCER: unknown value 'broydn'; accepted: uniform, static, fixedpoint, "
        "broyden"},
       {"LIBSPLIT_STATIC", "0.6,abc",
-       "LIBSPLIT_STATIC: share 2 'abc' is not a number in '0.6,abc'; accepted: shares in device "
-       "order, sum 1: 0.6,0.4"},
+       "LIBSPLIT_STATIC: share 2 'abc' is not a number in '0.6,abc'; accepted: " STATIC_FORMS},
       {"LIBSPLIT_STATIC", "0.5,0.4",
-       "LIBSPLIT_STATIC: shares '0.5,0.4' sum to 0.9, not 1; accepted: shares in device order, "
-       "sum 1: 0.6,0.4"},
+       "LIBSPLIT_STATIC: shares '0.5,0.4' sum to 0.9, not 1; accepted: " STATIC_FORMS},
       {"LIBSPLIT_STATIC", "-0.5,1.5",
-       "LIBSPLIT_STATIC: share 1 '-0.5' is negative in '-0.5,1.5'; accepted: shares in device "
-       "order, sum 1: 0.6,0.4"},
-      {"LIBSPLIT_STATIC", ",",
-       "LIBSPLIT_STATIC: no shares in ','; accepted: shares in device order, sum 1: 0.6,0.4"},
+       "LIBSPLIT_STATIC: share 1 '-0.5' is negative in '-0.5,1.5'; accepted: " STATIC_FORMS},
+      {"LIBSPLIT_STATIC", ",", "LIBSPLIT_STATIC: no shares in ','; accepted: " STATIC_FORMS},
       {"LIBSPLIT_TUNING", "both",
        "LIBSPLIT_TUNING: unknown value 'both'; accepted: save, load, off"},
       {"LIBSPLIT_DEFER", "lazy",
@@ -286,7 +285,8 @@ TEST_CASE("LIBSPLIT_STATIC and LIBSPLIT_BALANCER together", "[config]") {
     CHECK(C.Errors.empty());
     CHECK(C.Warnings.empty());
     CHECK(C.Balancer == BalancerKind::Static);
-    CHECK(C.Static == std::vector<double>{0.6, 0.4});
+    CHECK(C.Static.Values == std::vector<double>{0.6, 0.4});
+    CHECK(C.Static.Names.empty());
     CHECK(settingsLine(C) == "settings: LIBSPLIT_STATIC=0.6,0.4");
   }
   SECTION("static without shares is malformed") {
@@ -308,6 +308,52 @@ TEST_CASE("LIBSPLIT_STATIC and LIBSPLIT_BALANCER together", "[config]") {
     CHECK(C.Warnings == std::vector<std::string>{"LIBSPLIT_STATIC is ignored: LIBSPLIT_BALANCER "
                                                  "is broyden, not static"});
     CHECK_FALSE(C.ForcePassThrough);
+  }
+}
+
+TEST_CASE("LIBSPLIT_STATIC by device name", "[config][shares]") {
+  const std::vector<std::string> Devices = {"NVIDIA H200", "NVIDIA H200",
+                                            "pthread-skylake-avx512-Intel(R) Xeon(R)"};
+  SECTION("a name's share is split between the devices it names, any case") {
+    Config C = readWith({{"LIBSPLIT_STATIC", "nvidia=0.9, pthread=0.1"}});
+    CHECK(C.Errors.empty());
+    CHECK(C.Balancer == BalancerKind::Static);
+    CHECK(C.Static.Names == std::vector<std::string>{"nvidia", "pthread"});
+    CHECK(settingsLine(C) == "settings: LIBSPLIT_STATIC=nvidia=0.9,pthread=0.1");
+    std::vector<double> Shares;
+    CHECK(resolveShares(C.Static, Devices, Shares).empty());
+    CHECK(Shares == std::vector<double>{0.45, 0.45, 0.1});
+  }
+  SECTION("shares in device order must match the device count") {
+    StaticShares Ordered;
+    REQUIRE(parseShares("0.5,0.3,0.2", Ordered).empty());
+    std::vector<double> Shares;
+    CHECK(resolveShares(Ordered, Devices, Shares).empty());
+    CHECK(Shares == std::vector<double>{0.5, 0.3, 0.2});
+    REQUIRE(parseShares("0.5,0.5", Ordered).empty());
+    CHECK(resolveShares(Ordered, Devices, Shares) == "2 shares given for 3 devices");
+  }
+  SECTION("every device has exactly one name") {
+    StaticShares Named;
+    std::vector<double> Shares;
+    REQUIRE(parseShares("H200=0.9,avx=0.1", Named).empty());
+    CHECK(resolveShares(Named, Devices, Shares).empty());
+    REQUIRE(parseShares("nvidia=1", Named).empty());
+    CHECK(resolveShares(Named, Devices, Shares) ==
+          "no share names device 'pthread-skylake-avx512-Intel(R) Xeon(R)'");
+    REQUIRE(parseShares("nvidia=0.5,amd=0.5", Named).empty());
+    CHECK(resolveShares(Named, Devices, Shares) == "'amd' matches no device");
+    REQUIRE(parseShares("nvidia=0.5,h200=0.4,pthread=0.1", Named).empty());
+    CHECK(resolveShares(Named, Devices, Shares) ==
+          "device 'NVIDIA H200' matches both 'nvidia' and 'h200'");
+  }
+  SECTION("malformed named shares") {
+    StaticShares Named;
+    CHECK(parseShares("nvidia=0.5,0.5", Named) ==
+          "mix of shares with and without a device name in 'nvidia=0.5,0.5'");
+    CHECK(parseShares("=1", Named) == "share 1 '=1' names no device");
+    CHECK(parseShares("gpu=x,cpu=1", Named).rfind("share 1 'gpu=x' is not a number", 0) == 0);
+    CHECK(parseShares("gpu=0.5,cpu=0.6", Named) == "shares 'gpu=0.5,cpu=0.6' sum to 1.1, not 1");
   }
 }
 
