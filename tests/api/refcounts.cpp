@@ -61,9 +61,11 @@ void countsOfEachObject(const Setup &S) {
   cl_event Marker = nullptr;
   show("marker", clEnqueueMarkerWithWaitList(Queue, 0, nullptr, &Marker));
   clWaitForEvents(1, &Marker);
-  say("marker event after completion: %u", refCount(Marker));
+  // PoCL's count here includes a reference of its own that it drops asynchronously after the
+  // completion (1 or 2, about 1 run in 12 natively); libsplit reports the app's references.
+  departure("marker event after completion");
   show("clRetainEvent", clRetainEvent(Marker));
-  say("marker event retained: %u", refCount(Marker));
+  departure("marker event retained");
   show("clReleaseEvent", clReleaseEvent(Marker));
   show("clReleaseEvent", clReleaseEvent(Marker));
   show("clReleaseEvent", clReleaseEvent(User));
@@ -73,7 +75,8 @@ void countsOfEachObject(const Setup &S) {
   show("clReleaseProgram", clReleaseProgram(Program));
   show("clReleaseMemObject", clReleaseMemObject(Buffer));
   show("clReleaseCommandQueue", clReleaseCommandQueue(Queue));
-  say("context with no other objects left: %u", refCount(Context));
+  // The same race in PoCL: the released queue's last event may still hold the context.
+  departure("context with no other objects left");
   show("clReleaseContext", clReleaseContext(Context));
 
   show("clRetainContext(NULL)", clRetainContext(nullptr));
