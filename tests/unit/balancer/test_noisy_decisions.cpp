@@ -87,36 +87,38 @@ TEST_CASE("under 15% noise a clearly faster single-device probe makes the balanc
       }
 }
 
-// Still open (issue 6), hidden ("[.]"): run it with `test_balancer "[known-bug]"`.
-TEST_CASE("under 20% noise a 2:1 split is balanced, not held with a persistent imbalance",
-          "[.][known-bug][noise][hold]") {
-  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden})
-    for (std::uint32_t Seed = 1; Seed <= 10; ++Seed) {
-      Scenario Clean = linearRatios("linear-2:1", {2, 1});
-      Scenario S = withNoise(Clean, 0.20, Seed);
-      Balancer B(configFor(Kind));
-      Run R = simulate(S, B, 40);
-      KeyTrace T = *B.trace(simKey(S));
-      double Spread = lastSpread(Clean, R, 10);
-      INFO(strategyName(Kind) << " seed " << Seed << ": median spread " << Spread << ", noise "
-                              << T.NoiseEstimate);
-      CHECK(Spread <= 0.10);
-      CHECK(T.Converged);
-    }
+// Runs Kind on Noisy for 40 launches: the median true spread (from Clean, the same devices
+// without noise) of the last 10 balancing launches is at most MaxSpread, and the split is held.
+static void checkHeldBalance(const Scenario &Clean, const Scenario &Noisy, Strategy Kind,
+                             double MaxSpread) {
+  Balancer B(configFor(Kind));
+  Run R = simulate(Noisy, B, 40);
+  KeyTrace T = *B.trace(simKey(Noisy));
+  double Spread = lastSpread(Clean, R, 10);
+  INFO(Noisy.Name << " " << strategyName(Kind) << " seed " << Noisy.Seed << ": median spread "
+                  << Spread << ", noise " << T.NoiseEstimate << ", spread noise "
+                  << T.SpreadNoiseEstimate);
+  CHECK(Spread <= MaxSpread);
+  CHECK(T.Converged);
 }
 
-TEST_CASE("the noise-widened thresholds are capped", "[noise]") {
-  // 30% noise: the estimate is large, but the stop threshold may widen to at most 2x its
-  // nominal 5%, so the true spread of a held 2:1 split stays small.
+// Still open (issue 6), hidden ("[.]"): run it with `test_balancer "[known-bug]"`. With 20%
+// independent noise per device a 10% imbalance needs 16-32 held launches to be told from the
+// noise (2.5 standard errors); 7 of 120 seeds are still at 10.5-12% after 40 launches.
+TEST_CASE("under 20% noise a 2:1 split is balanced, not held with a persistent imbalance",
+          "[.][known-bug][noise][hold]") {
   Scenario Clean = linearRatios("linear-2:1", {2, 1});
-  for (std::uint32_t Seed = 1; Seed <= 10; ++Seed) {
-    Scenario S = withNoise(Clean, 0.30, Seed);
-    Balancer B(configFor(Strategy::Broyden));
-    Run R = simulate(S, B, 40);
-    double Spread = lastSpread(Clean, R, 10);
-    INFO("seed " << Seed << ": median spread " << Spread);
-    CHECK(Spread <= 0.15);
-  }
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden})
+    for (std::uint32_t Seed = 1; Seed <= 10; ++Seed)
+      checkHeldBalance(Clean, withNoise(Clean, 0.20, Seed), Kind, 0.10);
+}
+
+TEST_CASE("under 30% noise a held split stays within 15%", "[noise]") {
+  // The thresholds widen with the noise, but the slow path (means over the held launches)
+  // keeps correcting the split.
+  Scenario Clean = linearRatios("linear-2:1", {2, 1});
+  for (std::uint32_t Seed = 1; Seed <= 10; ++Seed)
+    checkHeldBalance(Clean, withNoise(Clean, 0.30, Seed), Strategy::Broyden, 0.15);
 }
 
 TEST_CASE("load that slows both devices alike does not widen the balance tolerance", "[noise]") {
@@ -125,15 +127,6 @@ TEST_CASE("load that slows both devices alike does not widen the balance toleran
   // held split must be as good as without the load.
   Scenario Clean = linearRatios("linear-2:1", {2, 1});
   for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden})
-    for (std::uint32_t Seed = 1; Seed <= 10; ++Seed) {
-      Scenario S = withSharedNoise(Clean, 0.40, 0.03, Seed);
-      Balancer B(configFor(Kind));
-      Run R = simulate(S, B, 40);
-      KeyTrace T = *B.trace(simKey(S));
-      double Spread = lastSpread(Clean, R, 10);
-      INFO(strategyName(Kind) << " seed " << Seed << ": median spread " << Spread << ", noise "
-                              << T.NoiseEstimate);
-      CHECK(Spread <= 0.05);
-      CHECK(T.Converged);
-    }
+    for (std::uint32_t Seed = 1; Seed <= 10; ++Seed)
+      checkHeldBalance(Clean, withSharedNoise(Clean, 0.40, 0.03, Seed), Kind, 0.05);
 }
