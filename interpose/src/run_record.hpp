@@ -37,7 +37,8 @@ struct LaunchRecord {
   std::string Purpose;       // balance, probe-device, probe-single
   std::string BalancerState; // the balancer's state name after this launch
   bool Converged = false;
-  bool Merged = false; // written buffers merged by diff (regions unknown)
+  bool Merged = false;   // written buffers merged by diff (regions unknown or overlapping)
+  bool Combined = false; // atomically updated buffers combined from the devices' copies
   double MakespanSeconds = 0.0;
   std::vector<DeviceRecord> Devices;
 };
