@@ -2,6 +2,8 @@
 
 #include "libsplit/analysis/summary_text.hpp"
 
+#include <algorithm>
+
 namespace libsplit::analysis {
 
 namespace {
@@ -142,6 +144,19 @@ bool planAtomicMerge(const KernelSummary &Kernel, std::size_t ArgIndex, AtomicMe
     Plan.Ranges.push_back(Range);
     Placed.push_back(&A);
   }
+  // Each byte must be combined once: ranges of one combination that overlap or touch (add and
+  // sub on one field) become one. Ranges of different combinations never overlap here.
+  std::sort(Plan.Ranges.begin(), Plan.Ranges.end(),
+            [](const CombineRange &X, const CombineRange &Y) { return X.First < Y.First; });
+  std::vector<CombineRange> Disjoint;
+  for (const CombineRange &Range : Plan.Ranges) {
+    if (!Disjoint.empty() && Disjoint.back().How == Range.How &&
+        Range.First <= Disjoint.back().Last + 1)
+      Disjoint.back().Last = std::max(Disjoint.back().Last, Range.Last);
+    else
+      Disjoint.push_back(Range);
+  }
+  Plan.Ranges = std::move(Disjoint);
   return true;
 }
 

@@ -81,6 +81,26 @@ TEST_CASE("a {sum, min, max} record combines field by field", "[analysis][atomic
   CHECK(P.Plan.Ranges[3].Last == 31);
 }
 
+TEST_CASE("each byte is combined once", "[analysis][atomics]") {
+  // add and sub on one field, an or on two words and on the second alone, touching sums.
+  const Planned P = planFor("  access atomic_xor u32 bytes 24 27\n"
+                            "  access atomic_add i32 bytes 0 3\n"
+                            "  access atomic_or u32 bytes 8 15\n"
+                            "  access atomic_sub i32 bytes 0 3\n"
+                            "  access atomic_or u32 bytes 12 15\n"
+                            "  access atomic_inc u32 bytes 4 7\n");
+  REQUIRE(P.Ok);
+  REQUIRE(P.Plan.Ranges.size() == 3);
+  CHECK(P.Plan.Ranges[0].How == Combine{CombineOp::Sum, 4, false});
+  CHECK(P.Plan.Ranges[0].First == 0);
+  CHECK(P.Plan.Ranges[0].Last == 7);
+  CHECK(P.Plan.Ranges[1].How == Combine{CombineOp::Or, 4, false});
+  CHECK(P.Plan.Ranges[1].First == 8);
+  CHECK(P.Plan.Ranges[1].Last == 15);
+  CHECK(P.Plan.Ranges[2].How == Combine{CombineOp::Xor, 4, false});
+  CHECK(P.Plan.Ranges[2].First == 24);
+}
+
 TEST_CASE("what cannot be combined is refused with the reason", "[analysis][atomics]") {
   const std::pair<const char *, const char *> Cases[] = {
       {"  access atomic_xchg i32 bytes 0 3\n", "atomic_xchg i32 on counters: the result depends"},

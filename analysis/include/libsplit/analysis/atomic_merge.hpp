@@ -53,7 +53,7 @@ struct CombineRange {
 };
 
 // How the devices' copies of one argument combine after a split launch: empty when the kernel
-// does not update it atomically.
+// does not update it atomically. The ranges are disjoint and sorted (each byte is combined once).
 struct AtomicMerge {
   std::vector<CombineRange> Ranges;
   bool empty() const { return Ranges.empty(); }
