@@ -37,6 +37,11 @@ constexpr Named<AccessKind> AccessKindNames[] = {{AccessKind::Read, "read"},
                                                  {AccessKind::AtomicXchg, "atomic_xchg"},
                                                  {AccessKind::AtomicCmpXchg, "atomic_cmpxchg"}};
 
+constexpr Named<AtomicElement> AtomicElementNames[] = {
+    {AtomicElement::Unknown, "-"}, {AtomicElement::I32, "i32"}, {AtomicElement::U32, "u32"},
+    {AtomicElement::I64, "i64"},   {AtomicElement::U64, "u64"}, {AtomicElement::F32, "f32"},
+    {AtomicElement::F64, "f64"}};
+
 constexpr Named<Leaf> GuardIdNames[] = {
     {Leaf::GlobalId, "gid"}, {Leaf::LocalId, "lid"}, {Leaf::GroupId, "grp"}};
 
@@ -124,6 +129,13 @@ bool parseAccess(LineReader &Reader, Access &A, std::string &Error) {
     Error = "unknown access kind '" + KindName + "'";
     return false;
   }
+  if (isAtomic(A.Kind)) {
+    const std::string ElementName = Reader.word();
+    if (!valueOf(AtomicElementNames, ElementName, A.Element)) {
+      Error = "unknown atomic element '" + ElementName + "'";
+      return false;
+    }
+  }
   std::string Word = Reader.word();
   if (Word == "unknown") {
     A.Unknown = true;
@@ -176,6 +188,10 @@ bool parseAccess(LineReader &Reader, Access &A, std::string &Error) {
 
 } // namespace
 
+const char *accessKindName(AccessKind Kind) { return nameOf(AccessKindNames, Kind); }
+
+const char *atomicElementName(AtomicElement Element) { return nameOf(AtomicElementNames, Element); }
+
 std::string toText(const ProgramSummary &Program) {
   std::ostringstream Out;
   Out << "libsplit-summary " << SummaryFormatVersion << "\n";
@@ -192,6 +208,8 @@ std::string toText(const ProgramSummary &Program) {
           << "\n";
       for (const Access &A : Arg.Accesses) {
         Out << "  access " << nameOf(AccessKindNames, A.Kind);
+        if (isAtomic(A.Kind))
+          Out << " " << nameOf(AtomicElementNames, A.Element);
         if (A.Unknown) {
           Out << " unknown";
           if (A.Via)

@@ -167,8 +167,9 @@ bool parseKernelList(const std::string &Text, CompiledProgram &Out, std::string 
 }
 
 // Reads the region summary (analysis/README.md) into the listed kernels. A kernel splits only
-// when both the list and the summary say it can; atomic updates are refused here, as combining
-// per-device atomic results is not implemented yet.
+// when both the list and the summary say it can, and when the devices' copies of every argument
+// it updates with global atomics can be combined (the kernel compiler refuses the others
+// already; the plans are what the launch combines by).
 bool attachRegions(const std::string &Text, CompiledProgram &Out, std::string &Error) {
   analysis::ProgramSummary Summary;
   if (!analysis::parseSummary(Text, Summary, Error))
@@ -185,13 +186,14 @@ bool attachRegions(const std::string &Text, CompiledProgram &Out, std::string &E
       K.Splittable = false;
       K.Why = Regions->NotSplittableReason;
     }
-    for (const analysis::ArgSummary &Arg : Regions->Args)
-      for (const analysis::Access &A : Arg.Accesses)
-        if (K.Splittable && analysis::isAtomic(A.Kind)) {
-          K.Splittable = false;
-          K.Why = "atomic updates of " + (Arg.Name.empty() ? "an argument" : Arg.Name) +
-                  " (combining per-device atomic results is not implemented yet)";
-        }
+    K.AtomicMerges.resize(Regions->Args.size());
+    for (std::size_t I = 0; I < Regions->Args.size() && K.Splittable; ++I) {
+      std::string Why;
+      if (!analysis::planAtomicMerge(*Regions, I, K.AtomicMerges[I], Why)) {
+        K.Splittable = false;
+        K.Why = Why;
+      }
+    }
   }
   return true;
 }

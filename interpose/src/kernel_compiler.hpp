@@ -2,6 +2,7 @@
 // must never be loaded into the app's process, see pass/README.md) and reads what it wrote.
 #pragma once
 
+#include "libsplit/analysis/atomic_merge.hpp"
 #include "libsplit/analysis/summary.hpp"
 
 #include <string>
@@ -15,6 +16,9 @@ struct CompiledKernel {
   bool Splittable = false;
   std::string Why;                 // when not splittable
   analysis::KernelSummary Regions; // all-unknown until the region analysis provides them
+  // Per app argument: how devices' copies of it combine after a split launch (empty: the
+  // kernel does not update it with global atomics).
+  std::vector<analysis::AtomicMerge> AtomicMerges;
 };
 
 struct CompiledProgram {

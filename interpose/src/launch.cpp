@@ -1,5 +1,6 @@
 #include "launch.hpp"
 
+#include "merge.hpp"
 #include "runtime.hpp"
 
 #include "libsplit/analysis/evaluator.hpp"
@@ -34,10 +35,11 @@ struct Slice {
 // What one buffer (a root buffer: arguments that alias share one entry) needs per slice.
 struct BufferPlan {
   bool Writes = false;
-  bool Merge = false;            // written regions unknown or overlapping: merge by diff
-  std::vector<RangeSet> Need;    // per slice: bytes that must be valid before it runs
-  std::vector<RangeSet> Write;   // per slice: bytes it may write
-  std::vector<RangeSet> Missing; // per slice: Need minus what is already valid there
+  bool Merge = false;               // merged on the host after the slices (merge.hpp)
+  std::vector<CombineSpan> Combine; // atomically updated bytes, merged by combination
+  std::vector<RangeSet> Need;       // per slice: bytes that must be valid before it runs
+  std::vector<RangeSet> Write;      // per slice: bytes it may write
+  std::vector<RangeSet> Missing;    // per slice: Need minus what is already valid there
 };
 
 RangeSet wholeOf(Buffer &B) {
@@ -207,6 +209,58 @@ bool hasRegions(const CompiledKernel &Facts, const LaunchRequest &R) {
   return Facts.Regions.Args.size() == R.Args.size();
 }
 
+// How argument ArgIndex combines after the slices, or null when it is not a buffer the kernel
+// updates with global atomics.
+const analysis::AtomicMerge *atomicMergeOf(const CompiledKernel &Facts, const LaunchRequest &R,
+                                           size_t ArgIndex) {
+  if (ArgIndex >= Facts.AtomicMerges.size() || Facts.AtomicMerges[ArgIndex].empty() ||
+      ArgIndex >= R.Args.size() || R.Args[ArgIndex].What != KernelArg::Kind::Buffer)
+    return nullptr;
+  return &Facts.AtomicMerges[ArgIndex];
+}
+
+// Why the launch's atomically updated buffers cannot be combined, or "" when they can: each
+// needs its regions, and memory no other argument shares (the combination owns those bytes).
+std::string atomicsObstacle(const CompiledKernel &Facts, const LaunchRequest &R, bool Regions) {
+  for (size_t I = 0; I < R.Args.size(); ++I) {
+    if (!atomicMergeOf(Facts, R, I))
+      continue;
+    const std::string &Name = Facts.Regions.Args[I].Name;
+    const std::string Which = Name.empty() ? "argument " + std::to_string(I) : Name;
+    if (!Regions)
+      return "the region summary does not match the arguments, and " + Which +
+             " is updated atomically";
+    for (size_t J = 0; J < R.Args.size(); ++J)
+      if (J != I && R.Args[J].What == KernelArg::Kind::Buffer &&
+          &R.Args[J].Mem->root() == &R.Args[I].Mem->root())
+        return Which + " is updated atomically and shares its buffer with argument " +
+               std::to_string(J);
+  }
+  return "";
+}
+
+bool atomicsCombined(const CompiledKernel &Facts, const LaunchRequest &R) {
+  for (size_t I = 0; I < R.Args.size(); ++I)
+    if (atomicMergeOf(Facts, R, I))
+      return true;
+  return false;
+}
+
+// The root-buffer bytes of an atomically updated argument and how each combines.
+std::vector<CombineSpan> combineSpans(const analysis::AtomicMerge &Plan, Buffer &Arg) {
+  std::vector<CombineSpan> Spans;
+  const std::int64_t Size = static_cast<std::int64_t>(Arg.size());
+  for (const analysis::CombineRange &Range : Plan.Ranges) {
+    const std::int64_t Begin = Range.Whole ? 0 : std::max<std::int64_t>(Range.First, 0);
+    const std::int64_t End = Range.Whole ? Size : std::min<std::int64_t>(Range.Last + 1, Size);
+    if (Begin < End)
+      Spans.push_back({Span{Arg.rootOffset() + static_cast<size_t>(Begin),
+                            Arg.rootOffset() + static_cast<size_t>(End)},
+                       Range.How});
+  }
+  return Spans;
+}
+
 analysis::NDRange ndrangeOf(const LaunchRequest &R) {
   analysis::NDRange N;
   N.WorkDim = R.WorkDim;
@@ -323,6 +377,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     return whole("fewer than two devices can run its work-groups");
 
   const bool Regions = hasRegions(*Facts, R);
+  if (std::string Obstacle = atomicsObstacle(*Facts, R, Regions); !Obstacle.empty())
+    return whole(Obstacle);
   const analysis::NDRange Range = ndrangeOf(R);
   const analysis::LaunchArgs Scalars = scalarsOf(R);
 
@@ -371,8 +427,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       Text += " " + S.Device->Name + "=[" + std::to_string(S.FirstGroup) + "," +
               std::to_string(S.EndGroup) + ")";
     RT.log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": ", Groups,
-                   " work-groups of dimension ", Dim, (Regions ? "" : ", regions unknown"), ":",
-                   Text);
+                   " work-groups of dimension ", Dim, (Regions ? "" : ", regions unknown"),
+                   (atomicsCombined(*Facts, R) ? ", atomics combined" : ""), ":", Text);
   }
 
   // Regions per root buffer and slice: from the summary where the compiler gave one, else the
@@ -392,6 +448,21 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     P.Need.resize(Slices.size());
     P.Write.resize(Slices.size());
     const bool MayWrite = !readOnlyForKernels(Arg);
+    if (const analysis::AtomicMerge *Atomic = atomicMergeOf(*Facts, R, ArgIndex)) {
+      // Every device starts from the same snapshot of the atomically updated bytes, the whole
+      // argument for one kind of update; the copies are combined afterwards.
+      const std::vector<CombineSpan> Spans = combineSpans(*Atomic, Arg);
+      RangeSet Bytes;
+      for (const CombineSpan &C : Spans)
+        Bytes.add(C.Bytes.Begin, C.Bytes.End);
+      for (size_t I = 0; I < Slices.size(); ++I) {
+        P.Need[I].add(Bytes);
+        P.Write[I].add(Bytes);
+      }
+      P.Combine.insert(P.Combine.end(), Spans.begin(), Spans.end());
+      P.Writes = P.Merge = true;
+      continue;
+    }
     for (size_t I = 0; I < Slices.size(); ++I) {
       if (!Regions) {
         P.Need[I].add(wholeOf(Arg));
@@ -422,9 +493,11 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       for (size_t J = I + 1; J < Slices.size() && !P.Merge; ++J)
         if (!P.Write[I].intersection(P.Write[J]).empty())
           P.Merge = true;
-  bool AnyMerge = false;
-  for (auto &[Root, P] : Plans)
-    AnyMerge |= P.Merge;
+  bool AnyDiffMerge = false, AnyCombine = false;
+  for (auto &[Root, P] : Plans) {
+    AnyDiffMerge |= P.Merge && P.Combine.empty();
+    AnyCombine |= !P.Combine.empty();
+  }
 
   const auto LaunchStart = Clock::now();
   // 1. Bring to the host whatever some device lacks and only another device holds.
@@ -503,7 +576,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     return Result;
 
   // 3. Who holds what: disjoint writes stay on their device; merged buffers come back to the
-  //    host, where each byte a device changed replaces the snapshot's.
+  //    host (merge.hpp): by diff against the snapshot, or, for atomics, by combination.
   for (auto &[Root, P] : Plans) {
     if (!P.Writes)
       continue;
@@ -512,46 +585,17 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
         Root->wroteOn(Slices[I].Device->Index, P.Write[I]);
       continue;
     }
-    const std::vector<std::uint8_t> &Before = Snapshots[Root];
-    std::uint8_t *Host = Root->hostData();
-    const size_t Size = Root->size();
-    std::vector<std::vector<std::uint8_t>> After(Slices.size());
-    std::vector<DeviceJob> Reads;
+    std::vector<MergeSlice> Parts(Slices.size());
     for (size_t I = 0; I < Slices.size(); ++I) {
-      ExecDevice &Device = *Slices[I].Device;
-      After[I].resize(Size);
-      cl_int Error = CL_SUCCESS;
-      cl_mem Source = Root->realOn(Device, Error);
-      if (!Source)
-        return Error;
-      std::uint8_t *Into = After[I].data();
-      Slices[I].BytesOut += Size;
-      Reads.push_back({&Device, [&Device, &Mine = Slices[I], Source, Into, Size] {
-                         const auto ReadStart = Clock::now();
-                         const cl_int E = runtime().real().clEnqueueReadBuffer(
-                             Device.RealQueue, Source, CL_TRUE, 0, Size, Into, 0, nullptr, nullptr);
-                         Mine.TransferSeconds += secondsSince(ReadStart);
-                         runtime().timeline().span(Device.Name, "merge read", ReadStart,
-                                                   Clock::now());
-                         return E;
-                       }});
+      Parts[I].Device = Slices[I].Device;
+      Parts[I].Written = P.Write[I];
     }
-    if (cl_int Error = runOnDevices(std::move(Reads)); Error != CL_SUCCESS)
+    if (cl_int Error = mergeIntoHost(*Root, Snapshots[Root], Parts, P.Combine); Error != CL_SUCCESS)
       return Error;
-    // Only bytes the slice may have written are compared: elsewhere (outside a sub-buffer, say)
-    // the device copy may be stale and must not be mistaken for a write.
-    RangeSet Merged;
     for (size_t I = 0; I < Slices.size(); ++I) {
-      const auto DiffStart = Clock::now();
-      const std::vector<std::uint8_t> &Copy = After[I];
-      for (const Span &S : P.Write[I].spans())
-        for (size_t B = S.Begin; B < S.End; ++B)
-          if (Copy[B] != Before[B])
-            Host[B] = Copy[B];
-      Merged.add(P.Write[I]);
-      Slices[I].TransferSeconds += secondsSince(DiffStart);
+      Slices[I].TransferSeconds += Parts[I].TransferSeconds;
+      Slices[I].BytesOut += Parts[I].BytesOut;
     }
-    Root->wroteOnHost(Merged);
   }
   const double Makespan = secondsSince(LaunchStart);
 
@@ -583,7 +627,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   Rec.Split = true;
   Rec.SplitDim = Dim;
   Rec.Purpose = purposeName(Proposal.Purpose);
-  Rec.Merged = AnyMerge;
+  Rec.Merged = AnyDiffMerge;
+  Rec.Combined = AnyCombine;
   Rec.MakespanSeconds = Makespan;
   if (auto State = RT.balancer().trace(Key)) {
     Rec.BalancerState = std::string(State->State);

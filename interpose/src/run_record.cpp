@@ -77,7 +77,8 @@ void RunRecorder::record(const LaunchRecord &L) {
       << ",\"split\":" << (L.Split ? "true" : "false");
   if (L.Split)
     Out << ",\"split_dim\":" << L.SplitDim << ",\"purpose\":" << jsonString(L.Purpose)
-        << ",\"merged\":" << (L.Merged ? "true" : "false");
+        << ",\"merged\":" << (L.Merged ? "true" : "false")
+        << ",\"combined\":" << (L.Combined ? "true" : "false");
   else
     Out << ",\"unsplit_reason\":" << jsonString(L.Unsplit);
   Out << ",\"makespan_s\":" << number(L.MakespanSeconds) << ",\"devices\":[";

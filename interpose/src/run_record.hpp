@@ -40,7 +40,8 @@ struct LaunchRecord {
   double Spread = 0.0; // (max - min) / mean of the devices' times, as the balancer saw it
   double Noise = 0.0;  // the balancer's noise estimates (see KeyTrace)
   double SpreadNoise = 0.0;
-  bool Merged = false; // written buffers merged by diff (regions unknown)
+  bool Merged = false;   // written buffers merged by diff (regions unknown or overlapping)
+  bool Combined = false; // atomically updated buffers combined from the devices' copies
   double MakespanSeconds = 0.0;
   std::vector<DeviceRecord> Devices;
 };

@@ -4,6 +4,9 @@
 
 #include "GuardFinder.h"
 
+#include "libsplit/analysis/atomic_merge.hpp"
+#include "libsplit/analysis/summary_text.hpp"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -226,6 +229,45 @@ const char *scalarName(analysis::ScalarType Type) {
   return "";
 }
 
+std::string combineText(const analysis::Combine &How) {
+  const std::string Bits = std::to_string(8 * How.Width) + "-bit";
+  switch (How.Op) {
+  case analysis::CombineOp::Sum:
+    return "sum (" + Bits + ", wrapping)";
+  case analysis::CombineOp::Min:
+    return std::string("min (") + (How.Signed ? "signed " : "unsigned ") + Bits + ")";
+  case analysis::CombineOp::Max:
+    return std::string("max (") + (How.Signed ? "signed " : "unsigned ") + Bits + ")";
+  case analysis::CombineOp::And:
+    return "and (" + Bits + ")";
+  case analysis::CombineOp::Or:
+    return "or (" + Bits + ")";
+  case analysis::CombineOp::Xor:
+    return "xor (" + Bits + ")";
+  }
+  return "?";
+}
+
+/// How each atomically updated argument's per-device copies are combined.
+void explainAtomicMerges(const analysis::KernelSummary &Kernel, llvm::raw_ostream &OS) {
+  for (std::size_t I = 0; I < Kernel.Args.size(); ++I) {
+    analysis::AtomicMerge Plan;
+    std::string Why;
+    if (!analysis::planAtomicMerge(Kernel, I, Plan, Why) || Plan.empty())
+      continue;
+    const analysis::ArgSummary &Arg = Kernel.Args[I];
+    OS << "  atomics on arg " << I << " " << (Arg.Name.empty() ? "-" : Arg.Name)
+       << ": per-device copies combined by ";
+    for (std::size_t R = 0; R < Plan.Ranges.size(); ++R) {
+      const analysis::CombineRange &Range = Plan.Ranges[R];
+      OS << (R ? ", " : "") << combineText(Range.How);
+      if (!Range.Whole)
+        OS << " on bytes [" << Range.First << ", " << Range.Last << "]";
+    }
+    OS << "\n";
+  }
+}
+
 std::string guardText(const analysis::Guard &G, const analysis::KernelSummary &Kernel) {
   Expr Id = analysis::leaf(G.Id, G.Dim);
   const std::string Name = readable(Id, &Kernel);
@@ -291,6 +333,8 @@ void explainKernel(const analysis::KernelSummary &Kernel, llvm::raw_ostream &OS)
       Writes |= analysis::writesMemory(A.Kind);
       Atomics |= analysis::isAtomic(A.Kind);
       OS << "    " << kindName(A.Kind);
+      if (analysis::isAtomic(A.Kind))
+        OS << " " << analysis::atomicElementName(A.Element);
       if (A.Unknown) {
         OS << " unknown: " << A.Why;
         if (A.Via) {
@@ -334,7 +378,7 @@ void explainKernel(const analysis::KernelSummary &Kernel, llvm::raw_ostream &OS)
     OS << Where << "\n";
   }
   if (Atomics)
-    OS << "  atomics: per-device results must be combined\n";
+    explainAtomicMerges(Kernel, OS);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "KernelRegions.h"
 
+#include "AtomicMerge.h"
 #include "BufferEscapes.h"
 #include "ExprBuild.h"
 #include "GuardFinder.h"
@@ -17,6 +18,8 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
+
+#include <map>
 
 namespace libsplit::regions {
 
@@ -36,9 +39,11 @@ std::string oneLine(std::string Text) {
   return Text;
 }
 
-Access unknownAccess(AccessKind Kind, const std::string &Why) {
+Access unknownAccess(AccessKind Kind, const std::string &Why,
+                     analysis::AtomicElement Element = analysis::AtomicElement::Unknown) {
   Access A;
   A.Kind = Kind;
+  A.Element = Element;
   A.Unknown = true;
   A.Why = oneLine(Why);
   return A;
@@ -55,7 +60,8 @@ bool sameGuards(const std::vector<analysis::Guard> &A, const std::vector<analysi
 }
 
 bool sameUnknown(const Access &A, const Access &B) {
-  if (A.Kind != B.Kind || A.Why != B.Why || A.Via.has_value() != B.Via.has_value())
+  if (A.Kind != B.Kind || A.Element != B.Element || A.Why != B.Why ||
+      A.Via.has_value() != B.Via.has_value())
     return false;
   return !A.Via || (A.Via->SourceArg == B.Via->SourceArg && A.Via->First == B.Via->First &&
                     A.Via->Last == B.Via->Last);
@@ -76,17 +82,23 @@ public:
       Summary.NotSplittableReason = oneLine("an access through " + Origin.Why);
       return false;
     }
-    for (const PointerTarget &Target : Origin.Targets)
+    for (const PointerTarget &Target : Origin.Targets) {
       Summary.Args[Target.Arg].Accesses.push_back(build(Access, Target));
+      if (Access.ResultUsed && analysis::isAtomic(Access.Kind))
+        UsedResults.emplace(Target.Arg, Access.Kind); // keeps the first one seen
+    }
     return true;
   }
+
+  /// Per argument, an atomic whose returned value the kernel uses (the first one seen).
+  const std::map<std::uint32_t, AccessKind> &usedResults() const { return UsedResults; }
 
 private:
   analysis::Access build(const MemoryAccess &Access, const PointerTarget &Target) {
     if (!Access.Unbounded.empty())
-      return unknownAccess(Access.Kind, Access.Unbounded);
+      return unknownAccess(Access.Kind, Access.Unbounded, Access.Element);
     auto Unknown = [&](const std::string &Why) {
-      analysis::Access A = unknownAccess(Access.Kind, Why);
+      analysis::Access A = unknownAccess(Access.Kind, Why, Access.Element);
       SmallVector<const Value *, 3> Roots = {Access.Pointer};
       if (Access.Index)
         Roots.push_back(Access.Index);
@@ -123,10 +135,11 @@ private:
     }
     analysis::Access A;
     A.Kind = Access.Kind;
+    A.Element = Access.Element;
     A.First = Offset.Lo;
     A.Last = LastByte;
     if (tooLarge(A.First) || tooLarge(A.Last))
-      return unknownAccess(Access.Kind, "expression too large");
+      return unknownAccess(Access.Kind, "expression too large", Access.Element);
     A.Guards = Guards.guardsFor(Access.At->getParent());
     return A;
   }
@@ -137,6 +150,7 @@ private:
   LoopInfo &LI;
   const DataLayout &DL;
   analysis::KernelSummary &Summary;
+  std::map<std::uint32_t, AccessKind> UsedResults;
 };
 
 } // namespace
@@ -146,7 +160,7 @@ std::vector<Access> mergeAccesses(const std::vector<Access> &Accesses) {
   for (const Access &A : Accesses) {
     bool Merged = false;
     for (Access &Existing : Out) {
-      if (Existing.Kind != A.Kind || Existing.Unknown != A.Unknown)
+      if (Existing.Kind != A.Kind || Existing.Element != A.Element || Existing.Unknown != A.Unknown)
         continue;
       if (A.Unknown) {
         Merged = sameUnknown(Existing, A);
@@ -224,6 +238,13 @@ KernelRegionsAnalysis::Result KernelRegionsAnalysis::run(Function &F,
   }
   for (analysis::ArgSummary &Arg : Summary.Args)
     Arg.Accesses = mergeAccesses(Arg.Accesses);
+  const std::string Atomics = findUncombinableAtomics(Summary, Builder.usedResults());
+  if (!Atomics.empty()) {
+    // The regions are right and stay (print<libsplit-regions> shows them); only the devices'
+    // copies cannot be put back together.
+    Summary.Splittable = false;
+    Summary.NotSplittableReason = oneLine(Atomics);
+  }
   return R;
 }
 

@@ -90,15 +90,66 @@ AccessKind atomicRMWKind(AtomicRMWInst::BinOp Operation) {
   case AtomicRMWInst::UMax:
   case AtomicRMWInst::FMax:
     return AccessKind::AtomicMax;
-  case AtomicRMWInst::UIncWrap:
-    return AccessKind::AtomicInc;
-  case AtomicRMWInst::UDecWrap:
-    return AccessKind::AtomicDec;
   case AtomicRMWInst::Xchg:
     return AccessKind::AtomicXchg;
   default:
-    return AccessKind::AtomicCmpXchg; // Nand and future operations: not combinable
+    // Nand, the wrapping increments (CUDA's atomicInc: back to 0 past a bound, not a sum) and
+    // future operations: recorded like cmpxchg, which is never combined.
+    return AccessKind::AtomicCmpXchg;
   }
+}
+
+/// The element of an LLVM atomic of type \p T; its signedness only from min and max.
+analysis::AtomicElement atomicRMWElement(AtomicRMWInst::BinOp Operation, Type *T) {
+  using analysis::AtomicElement;
+  if (T->isFloatTy())
+    return AtomicElement::F32;
+  if (T->isDoubleTy())
+    return AtomicElement::F64;
+  const bool Signed = Operation == AtomicRMWInst::Min || Operation == AtomicRMWInst::Max;
+  if (T->isIntegerTy(32))
+    return Signed ? AtomicElement::I32 : AtomicElement::U32;
+  if (T->isIntegerTy(64))
+    return Signed ? AtomicElement::I64 : AtomicElement::U64;
+  return AtomicElement::Unknown;
+}
+
+/// The element of an OpenCL atomic builtin: the mangled name says what the pointer points to
+/// (`_Z10atomic_minPU3AS1Vjj`: volatile __global uint). A name that is not mangled gives the
+/// width from the LLVM type only, which is enough except for min and max.
+analysis::AtomicElement builtinAtomicElement(StringRef Symbol, AccessKind Kind, Type *Value) {
+  using analysis::AtomicElement;
+  if (std::optional<char> Code = mangledPointeeScalar(Symbol, 0)) {
+    switch (*Code) {
+    case 'i':
+      return AtomicElement::I32;
+    case 'j':
+      return AtomicElement::U32;
+    case 'l':
+    case 'x':
+      return AtomicElement::I64;
+    case 'm':
+    case 'y':
+      return AtomicElement::U64;
+    case 'f':
+      return AtomicElement::F32;
+    case 'd':
+      return AtomicElement::F64;
+    default:
+      return AtomicElement::Unknown;
+    }
+  }
+  if (!Value || Kind == AccessKind::AtomicMin || Kind == AccessKind::AtomicMax)
+    return AtomicElement::Unknown;
+  if (Value->isFloatTy())
+    return AtomicElement::F32;
+  if (Value->isDoubleTy())
+    return AtomicElement::F64;
+  if (Value->isIntegerTy(32))
+    return AtomicElement::U32;
+  if (Value->isIntegerTy(64))
+    return AtomicElement::U64;
+  return AtomicElement::Unknown;
 }
 
 MemoryAccess at(const CallBase &Call, unsigned PointerArg, AccessKind Kind, std::uint64_t Bytes) {
@@ -137,7 +188,15 @@ std::optional<std::vector<MemoryAccess>> builtinMemoryAccesses(const CallBase &C
       Bytes = Result->isVoidTy() ? 0 : storeSize(DL, Result);
     if (Bytes == 0)
       return std::nullopt;
-    Out.push_back(at(Call, 0, *Kind, Bytes));
+    MemoryAccess Access = at(Call, 0, *Kind, Bytes);
+    if (analysis::isAtomic(*Kind)) {
+      Type *Value = Result->isVoidTy() ? nullptr : Result;
+      if (Name.startswith("atomic_compare_exchange") && NumArgs > 2)
+        Value = Call.getArgOperand(2)->getType();
+      Access.Element = builtinAtomicElement(Symbol, *Kind, Value);
+      Access.ResultUsed = !Call.use_empty();
+    }
+    Out.push_back(Access);
     if (Name.startswith("atomic_compare_exchange") && NumArgs > 1) {
       // The expected value is read, and written back on failure.
       Out.push_back(at(Call, 1, AccessKind::Read, Bytes));
@@ -232,11 +291,16 @@ std::vector<MemoryAccess> collectMemoryAccesses(const Function &Kernel, const Da
       Access.Pointer = RMW->getPointerOperand();
       Access.Kind = atomicRMWKind(RMW->getOperation());
       Access.Bytes = storeSize(DL, RMW->getValOperand()->getType());
+      Access.Element = atomicRMWElement(RMW->getOperation(), RMW->getValOperand()->getType());
+      Access.ResultUsed = !RMW->use_empty();
       Out.push_back(Access);
     } else if (const auto *CmpXchg = dyn_cast<AtomicCmpXchgInst>(&I)) {
       Access.Pointer = CmpXchg->getPointerOperand();
       Access.Kind = AccessKind::AtomicCmpXchg;
       Access.Bytes = storeSize(DL, CmpXchg->getNewValOperand()->getType());
+      Access.Element =
+          atomicRMWElement(AtomicRMWInst::Xchg, CmpXchg->getNewValOperand()->getType());
+      Access.ResultUsed = !CmpXchg->use_empty();
       Out.push_back(Access);
     } else if (const auto *Transfer = dyn_cast<MemTransferInst>(&I)) {
       Access.Kind = AccessKind::Write;

@@ -41,6 +41,10 @@ struct MemoryAccess {
   std::uint64_t IndexScale = 0;
   /// Non-empty: the bytes cannot be bounded (why); the pointer still says which buffer.
   std::string Unbounded;
+  /// Atomics: the element type, and whether the kernel uses the value the operation returns
+  /// (then the order of the updates matters, and per-device results cannot be combined).
+  analysis::AtomicElement Element = analysis::AtomicElement::Unknown;
+  bool ResultUsed = false;
 };
 
 /// The accesses made by a call to an OpenCL builtin, or std::nullopt when the

@@ -105,16 +105,9 @@ bool skipType(llvm::StringRef &Text, std::optional<std::uint64_t> &Size) {
   return true;
 }
 
-} // namespace
-
-llvm::StringRef sourceName(llvm::StringRef Symbol) {
-  llvm::StringRef Name, Params;
-  if (splitMangled(Symbol, Name, Params))
-    return Name;
-  return Symbol;
-}
-
-std::optional<std::uint64_t> mangledPointeeSize(llvm::StringRef Symbol, unsigned Index) {
+/// The mangled pointee type of pointer parameter \p Index of \p Symbol, qualifiers (const,
+/// volatile, address spaces, _Atomic) skipped: "i..." for `volatile __global int *`.
+std::optional<llvm::StringRef> mangledPointee(llvm::StringRef Symbol, unsigned Index) {
   llvm::StringRef Name, Params;
   if (!splitMangled(Symbol, Name, Params))
     return std::nullopt;
@@ -125,7 +118,6 @@ std::optional<std::uint64_t> mangledPointeeSize(llvm::StringRef Symbol, unsigned
   }
   if (!Params.consume_front("P"))
     return std::nullopt;
-  // Qualifiers of the pointee, then the pointee itself.
   while (true) {
     if (Params.consume_front("K") || Params.consume_front("V"))
       continue;
@@ -139,10 +131,33 @@ std::optional<std::uint64_t> mangledPointeeSize(llvm::StringRef Symbol, unsigned
     }
     break;
   }
+  if (Params.empty() || Params.startswith("P"))
+    return std::nullopt;
+  return Params;
+}
+
+} // namespace
+
+llvm::StringRef sourceName(llvm::StringRef Symbol) {
+  llvm::StringRef Name, Params;
+  if (splitMangled(Symbol, Name, Params))
+    return Name;
+  return Symbol;
+}
+
+std::optional<std::uint64_t> mangledPointeeSize(llvm::StringRef Symbol, unsigned Index) {
+  std::optional<llvm::StringRef> Pointee = mangledPointee(Symbol, Index);
   std::optional<std::uint64_t> Size;
-  if (Params.startswith("P") || !skipType(Params, Size))
+  if (!Pointee || !skipType(*Pointee, Size))
     return std::nullopt;
   return Size;
+}
+
+std::optional<char> mangledPointeeScalar(llvm::StringRef Symbol, unsigned Index) {
+  std::optional<llvm::StringRef> Pointee = mangledPointee(Symbol, Index);
+  if (!Pointee || !builtinTypeSize(Pointee->front()))
+    return std::nullopt;
+  return Pointee->front();
 }
 
 } // namespace libsplit::regions

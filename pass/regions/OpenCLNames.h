@@ -27,6 +27,11 @@ llvm::StringRef sourceName(llvm::StringRef Symbol);
 /// plainly (not mangled, a substitution, an unknown type).
 std::optional<std::uint64_t> mangledPointeeSize(llvm::StringRef Symbol, unsigned Index);
 
+/// The Itanium code of the scalar type that pointer parameter \p Index points
+/// to ('i' int, 'j' uint, 'l' long, 'm' ulong, 'f' float...), or std::nullopt
+/// when it is not a plain scalar (a vector, a struct) or the name is not mangled.
+std::optional<char> mangledPointeeScalar(llvm::StringRef Symbol, unsigned Index);
+
 } // namespace libsplit::regions
 
 #endif // LIBSPLIT_PASS_REGIONS_OPENCLNAMES_H

@@ -23,11 +23,10 @@ __kernel void halves(__global const half *in, __global half *out, __global float
 //@ arg buffer 256 bytes
 //@ arg buffer 512 float
 
+// Unsplittable since per-device atomic results are combined (atomics.cl): an exchange's
+// outcome depends on which device goes last. No launch: only splittable kernels are run.
 __kernel void exchange(__global int *slots, __global int *old) {
   int i = get_global_id(0);
   old[i] = atomic_xchg(&slots[i], i);
   atomic_cmpxchg(&slots[i % 4 + 64], 0, 1); // which work-item wins does not matter
 }
-//@ launch exchange global=64 local=8
-//@ arg buffer 272 zero
-//@ arg buffer 256 zero

@@ -34,3 +34,25 @@ __kernel void rows(__global const float *m, __global double *out, ulong cols) {
 // CHECK-LABEL: libsplit regions for kernel 'leak':
 // CHECK-NEXT: kernel leak unsplittable a buffer pointer is converted to an integer
 __kernel void leak(__global float *a, __global ulong *out) { out[0] = (ulong)a; }
+
+// Atomics carry their element type; a used result makes the kernel unsplittable, and the
+// printer still shows the regions.
+// CHECK-LABEL: libsplit regions for kernel 'bounds':
+// CHECK-NEXT: kernel bounds splittable
+// CHECK:      arg 1 global - lo
+// CHECK-NEXT:   access atomic_min u32 bytes 0 3
+// CHECK-NEXT: arg 2 global - hi
+// CHECK-NEXT:   access atomic_max i32 bytes 0 3
+__kernel void bounds(__global const int *x, __global uint *lo, __global int *hi) {
+  atomic_min(lo, (uint)x[get_global_id(0)]);
+  atomic_max(hi, x[get_global_id(0)]);
+}
+
+// CHECK-LABEL: libsplit regions for kernel 'compact':
+// CHECK-NEXT: kernel compact unsplittable the value returned by atomic_inc on count is used
+// CHECK:      arg 2 global - count
+// CHECK-NEXT:   access atomic_inc i32 bytes 0 3
+__kernel void compact(__global const int *x, __global int *out, __global int *count) {
+  if (x[get_global_id(0)] > 0)
+    out[atomic_inc(count)] = x[get_global_id(0)];
+}

@@ -12,7 +12,7 @@ static KernelSummary kernelFrom(const std::string &Body) {
   ProgramSummary Program;
   std::string Error;
   INFO(Error);
-  REQUIRE(parseSummary("libsplit-summary 1\n" + Body, Program, Error));
+  REQUIRE(parseSummary("libsplit-summary 2\n" + Body, Program, Error));
   REQUIRE(Program.Kernels.size() == 1);
   return Program.Kernels[0];
 }
@@ -109,8 +109,8 @@ arg 1 global - divzero
 arg 2 global - indirect
   access read unknown via arg3 0 3 why index loaded from memory
 arg 3 global - counters
-  access atomic_add bytes 0 3
-  access atomic_max bytes 4 7
+  access atomic_add i32 bytes 0 3
+  access atomic_max i32 bytes 4 7
 arg 4 scalar - f
 end
 )");

@@ -6,7 +6,7 @@
 
 using namespace libsplit::analysis;
 
-static const char *const Sample = R"(libsplit-summary 1
+static const char *const Sample = R"(libsplit-summary 2
 kernel vecadd splittable
 arg 0 global - a
   access read guard gid0 0 (sub arg3 1) bytes (mul gid0 4) (add (mul gid0 4) 3)
@@ -22,8 +22,11 @@ arg 0 global - row_ptr
 arg 1 global - x
   access read unknown via arg0 (mul gid0 4) (add (mul gid0 4) 7) why index loaded from memory
 arg 2 global - hist
-  access atomic_add guard gid0 0 100 guard lid1 (neg 1) 5 bytes 0 255
+  access atomic_add u32 guard gid0 0 100 guard lid1 (neg 1) 5 bytes 0 255
 arg 3 local - tile
+arg 4 global - bounds
+  access atomic_min i64 bytes 0 7
+  access atomic_xchg f32 unknown why the index is computed in floating point
 end
 )";
 
@@ -43,7 +46,11 @@ TEST_CASE("a summary prints back exactly as it was parsed", "[analysis][summary]
   CHECK(Indirect.Via->SourceArg == 0);
   CHECK(Indirect.Why == "index loaded from memory");
   CHECK(Spmv->Args[2].Accesses[0].Kind == AccessKind::AtomicAdd);
+  CHECK(Spmv->Args[2].Accesses[0].Element == AtomicElement::U32);
   CHECK(Spmv->Args[2].Accesses[0].Guards.size() == 2);
+  CHECK(Spmv->Args[4].Accesses[0].Element == AtomicElement::I64);
+  CHECK(Spmv->Args[4].Accesses[1].Element == AtomicElement::F32);
+  CHECK(Spmv->Args[4].Accesses[1].Unknown);
   CHECK(Program.Kernels[0].Args[3].Scalar == ScalarType::U32);
   CHECK(toText(Program) == Sample);
 }
@@ -51,17 +58,24 @@ TEST_CASE("a summary prints back exactly as it was parsed", "[analysis][summary]
 TEST_CASE("malformed summaries are rejected with the line", "[analysis][summary]") {
   const std::pair<const char *, const char *> Cases[] = {
       {"", "line 1"},
-      {"libsplit-summary 2\n", "line 1"},
-      {"libsplit-summary 1\nkernel k splittable\n", "no 'end'"},
-      {"libsplit-summary 1\nkernel k splittable\narg 1 global - a\nend\n", "line 3"},
-      {"libsplit-summary 1\nkernel k maybe\nend\n", "line 2"},
-      {"libsplit-summary 1\nkernel k splittable\narg 0 global - a\n  access read bytes 0\nend\n",
+      {"libsplit-summary 1\n", "line 1"}, // version 1 had no atomic element types
+      {"libsplit-summary 3\n", "line 1"},
+      {"libsplit-summary 2\nkernel k splittable\n", "no 'end'"},
+      {"libsplit-summary 2\nkernel k splittable\narg 1 global - a\nend\n", "line 3"},
+      {"libsplit-summary 2\nkernel k maybe\nend\n", "line 2"},
+      {"libsplit-summary 2\nkernel k splittable\narg 0 global - a\n  access read bytes 0\nend\n",
        "line 4"},
-      {"libsplit-summary 1\nkernel k splittable\narg 0 global - a\n  access peek bytes 0 1\nend\n",
+      {"libsplit-summary 2\nkernel k splittable\narg 0 global - a\n  access peek bytes 0 1\nend\n",
        "unknown access kind"},
-      {"libsplit-summary 1\nkernel k splittable\nend\nkernel k splittable\nend\n", "twice"},
-      {"libsplit-summary 1\narg 0 global - a\n", "outside a kernel"},
-      {"libsplit-summary 1\nkernel k splittable\nwhat\nend\n", "unknown keyword"},
+      {"libsplit-summary 2\nkernel k splittable\narg 0 global - a\n  access atomic_or bytes 0 3\n"
+       "end\n",
+       "unknown atomic element 'bytes'"},
+      {"libsplit-summary 2\nkernel k splittable\narg 0 global - a\n  access atomic_or i16 bytes 0 "
+       "1\nend\n",
+       "unknown atomic element 'i16'"},
+      {"libsplit-summary 2\nkernel k splittable\nend\nkernel k splittable\nend\n", "twice"},
+      {"libsplit-summary 2\narg 0 global - a\n", "outside a kernel"},
+      {"libsplit-summary 2\nkernel k splittable\nwhat\nend\n", "unknown keyword"},
   };
   for (const auto &[Text, Expected] : Cases) {
     ProgramSummary Program;
@@ -87,7 +101,7 @@ TEST_CASE("every truncation of a summary is rejected or keeps whole kernels",
       Prefix.pop_back();
     INFO(Length);
     const bool AfterEnd = Prefix.size() >= 3 && Prefix.compare(Prefix.size() - 3, 3, "end") == 0;
-    CHECK((AfterEnd || Prefix == "libsplit-summary 1"));
+    CHECK((AfterEnd || Prefix == "libsplit-summary 2"));
     CHECK(Program.Kernels.empty() != AfterEnd);
   }
 }

@@ -46,6 +46,12 @@ enum class AccessKind : std::uint8_t {
 bool isAtomic(AccessKind Kind);
 bool writesMemory(AccessKind Kind);
 
+// The element an atomic operation updates, as the source typed it. Per-device results combine
+// at this width, and atomic_min/atomic_max compare signed or unsigned by it. Float elements
+// (atomic_xchg on float, floating-point atomic add extensions) never combine exactly; Unknown
+// is an element the analysis could not type (a builtin without a mangled name, an odd width).
+enum class AtomicElement : std::uint8_t { Unknown, I32, U32, I64, U64, F32, F64 };
+
 // A work-item value restricted to [Lower, Upper] (inclusive) for the statement to execute.
 struct Guard {
   Leaf Id = Leaf::GlobalId; // GlobalId, LocalId or GroupId
@@ -64,6 +70,7 @@ struct Indirection {
 
 struct Access {
   AccessKind Kind = AccessKind::Read;
+  AtomicElement Element = AtomicElement::Unknown; // atomic kinds only
   bool Unknown = false;
   std::vector<Guard> Guards; // all must hold
   Expr First;                // first byte touched, relative to the argument's pointer

@@ -13,9 +13,15 @@
 
 namespace libsplit::analysis {
 
-constexpr int SummaryFormatVersion = 1;
+// Version 2 added the element type of atomic accesses (`access atomic_min u32 ...`), by which
+// the runtime combines per-device results of atomics (atomic_merge.hpp).
+constexpr int SummaryFormatVersion = 2;
 
 std::string toText(const ProgramSummary &Program);
+
+// The format's names: `atomic_add`, `u32` (for messages that quote the summary).
+const char *accessKindName(AccessKind Kind);
+const char *atomicElementName(AtomicElement Element);
 
 bool parseSummary(const std::string &Text, ProgramSummary &Out, std::string &Error);
 
