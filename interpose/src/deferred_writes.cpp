@@ -82,7 +82,7 @@ std::shared_ptr<PendingWrite> DeferredWrites::defer(const void *Source, std::siz
     WhyNot = "holds no whole page";
     return nullptr;
   }
-  std::shared_ptr<PendingWrite> W; // released after the lock: its destructor takes it
+  std::shared_ptr<PendingWrite> W;         // released after the lock: its destructor takes it
   std::lock_guard<std::mutex> Lock(Mutex); // also keeps the writes OursReadOnly looks at alive
   // Pages that pending writes of the same bytes protect show as read-only: they count.
   auto OursReadOnly = [this](std::uintptr_t From, std::uintptr_t To) {

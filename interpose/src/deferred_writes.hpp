@@ -132,8 +132,8 @@ private:
   std::array<ReleasedRange, 64> Recent{};
   std::atomic<unsigned> RecentNext{0};
 
-  std::atomic<std::uint64_t> CountWrites{0}, CountBytes{0}, CountOnFault{0},
-      CountBeforeWrite{0}, CountHandedBack{0}, CountBulk{0};
+  std::atomic<std::uint64_t> CountWrites{0}, CountBytes{0}, CountOnFault{0}, CountBeforeWrite{0},
+      CountHandedBack{0}, CountBulk{0};
   SegvChain Segv;
 };
 

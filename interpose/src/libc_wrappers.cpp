@@ -100,7 +100,7 @@ bool segvRouted(int Signal) {
 
 // The next definitions, resolved before main() (a wrapper's first call might come from a signal
 // handler, where dlsym is not safe), or on first use when called earlier than that.
-#define LIBSPLIT_NEXT(Name, Return, ...)                                                          \
+#define LIBSPLIT_NEXT(Name, Return, ...)                                                           \
   using Name##_Fn = Return (*)(__VA_ARGS__);                                                       \
   std::atomic<Name##_Fn> Next_##Name{nullptr};
 #define LIBSPLIT_CALL_NEXT(Name) nextSymbol(Next_##Name, #Name)
@@ -139,12 +139,10 @@ LIBSPLIT_NEXT(sigaction, int, int, const struct sigaction *, struct sigaction *)
 LIBSPLIT_NEXT(signal, sighandler_t, int, sighandler_t)
 
 // AddressSanitizer's allocator interface, present only in the sanitizer build.
-extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*)(const volatile void *,
-                                                                  std::size_t),
-                                                         void (*)(const volatile void *))
-    __attribute__((weak));
-extern "C" std::size_t __sanitizer_get_allocated_size(const volatile void *)
-    __attribute__((weak));
+extern "C" int
+__sanitizer_install_malloc_and_free_hooks(void (*)(const volatile void *, std::size_t),
+                                          void (*)(const volatile void *)) __attribute__((weak));
+extern "C" std::size_t __sanitizer_get_allocated_size(const volatile void *) __attribute__((weak));
 
 void onSanitizerMalloc(const volatile void *, std::size_t) {}
 void onSanitizerFree(const volatile void *Pointer) {
@@ -257,14 +255,13 @@ LIBSPLIT_LIBC ssize_t recv(int Fd, void *Buffer, size_t Bytes, int Flags) {
   return LIBSPLIT_CALL_NEXT(recv)(Fd, Buffer, Bytes, Flags);
 }
 
-LIBSPLIT_LIBC ssize_t __recv_chk(int Fd, void *Buffer, size_t Bytes, size_t BufferSize,
-                                 int Flags) {
+LIBSPLIT_LIBC ssize_t __recv_chk(int Fd, void *Buffer, size_t Bytes, size_t BufferSize, int Flags) {
   beforeWrite(Buffer, Bytes);
   return LIBSPLIT_CALL_NEXT(__recv_chk)(Fd, Buffer, Bytes, BufferSize, Flags);
 }
 
-LIBSPLIT_LIBC ssize_t recvfrom(int Fd, void *Buffer, size_t Bytes, int Flags,
-                               struct sockaddr *From, socklen_t *FromLength) {
+LIBSPLIT_LIBC ssize_t recvfrom(int Fd, void *Buffer, size_t Bytes, int Flags, struct sockaddr *From,
+                               socklen_t *FromLength) {
   beforeWrite(Buffer, Bytes);
   if (From && FromLength)
     beforeWrite(static_cast<void *>(From), *FromLength);
@@ -276,8 +273,7 @@ LIBSPLIT_LIBC ssize_t __recvfrom_chk(int Fd, void *Buffer, size_t Bytes, size_t 
   beforeWrite(Buffer, Bytes);
   if (From && FromLength)
     beforeWrite(static_cast<void *>(From), *FromLength);
-  return LIBSPLIT_CALL_NEXT(__recvfrom_chk)(Fd, Buffer, Bytes, BufferSize, Flags, From,
-                                            FromLength);
+  return LIBSPLIT_CALL_NEXT(__recvfrom_chk)(Fd, Buffer, Bytes, BufferSize, Flags, From, FromLength);
 }
 
 LIBSPLIT_LIBC ssize_t recvmsg(int Fd, struct msghdr *Message, int Flags) {

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <string_view>
 #include <string>
+#include <string_view>
 
 namespace libsplit {
 

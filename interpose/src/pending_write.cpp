@@ -53,8 +53,8 @@ bool PendingWrite::drop(std::size_t Offset, std::size_t Bytes) {
         (std::min(DropEnd, ProtectedEnd) - ProtectedBegin + PageSize - 1) / PageSize;
     std::size_t RunStart = End;
     for (std::size_t P = First; P <= End; ++P) {
-      const bool Dead = P < End && !Live.intersects(pageAddress(P) - Begin,
-                                                    pageAddress(P) + PageSize - Begin);
+      const bool Dead =
+          P < End && !Live.intersects(pageAddress(P) - Begin, pageAddress(P) + PageSize - Begin);
       if (Dead && RunStart == End)
         RunStart = P;
       if (!Dead && RunStart != End) {
@@ -74,8 +74,7 @@ PendingWrite::ReadScope::ReadScope(const PendingWrite &W) : Write(W) {
 
 PendingWrite::ReadScope::~ReadScope() { Write.Readers.fetch_sub(1); }
 
-std::vector<PendingWrite::Piece> PendingWrite::pieces(std::size_t Offset,
-                                                      std::size_t Bytes) const {
+std::vector<PendingWrite::Piece> PendingWrite::pieces(std::size_t Offset, std::size_t Bytes) const {
   std::vector<Piece> Out;
   const auto Begin = reinterpret_cast<std::uintptr_t>(Source);
   std::size_t At = Offset;
@@ -122,8 +121,7 @@ bool PendingWrite::unchanged(const Piece &P) const {
   return true;
 }
 
-void PendingWrite::copyOut(std::size_t Offset, std::size_t Bytes,
-                           std::uint8_t *Destination) const {
+void PendingWrite::copyOut(std::size_t Offset, std::size_t Bytes, std::uint8_t *Destination) const {
   ReadScope Reading(*this);
   copyPieces(pieces(Offset, Bytes), Offset, Destination);
 }
@@ -141,9 +139,8 @@ void PendingWrite::copyPieces(const std::vector<Piece> &From, std::size_t Offset
 PendingWrite::PageState PendingWrite::preserve(std::size_t Page, bool &CopiedHere) {
   CopiedHere = false;
   auto Expected = static_cast<std::uint8_t>(PageState::Protected);
-  if (States[Page].compare_exchange_strong(Expected,
-                                           static_cast<std::uint8_t>(PageState::Preserving),
-                                           std::memory_order_acq_rel)) {
+  if (States[Page].compare_exchange_strong(
+          Expected, static_cast<std::uint8_t>(PageState::Preserving), std::memory_order_acq_rel)) {
     const std::uintptr_t Address = pageAddress(Page);
     std::memcpy(stagingFor(Address), reinterpret_cast<const void *>(Address), PageSize);
     States[Page].store(static_cast<std::uint8_t>(PageState::Preserved), std::memory_order_release);

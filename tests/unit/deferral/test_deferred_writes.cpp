@@ -106,9 +106,9 @@ TEST_CASE("partial end pages are copied at once and never protected", "[deferral
   auto W = deferOrFail(Registry, Source, Bytes);
   CHECK(W->protectedBegin() == reinterpret_cast<std::uintptr_t>(Memory.data() + Page));
   CHECK(W->protectedEnd() == reinterpret_cast<std::uintptr_t>(Memory.data() + 6 * Page));
-  Memory.data()[50] = 1;          // neighbour data before the source
-  Source[0] = 2;                  // the source's own first (partial) page
-  Source[Bytes - 1] = 3;          // its last (partial) page
+  Memory.data()[50] = 1;           // neighbour data before the source
+  Source[0] = 2;                   // the source's own first (partial) page
+  Source[Bytes - 1] = 3;           // its last (partial) page
   Memory.data()[7 * Page - 1] = 4; // neighbour data after it
   CHECK(Registry.totals().PagesOnFault == 0);
   // A system call into the neighbour data works: it is never protected.
@@ -121,8 +121,7 @@ TEST_CASE("partial end pages are copied at once and never protected", "[deferral
   CHECK(readBack(*W) == Original);
 }
 
-TEST_CASE("threads faulting on one page at once: preserved once, before any write",
-          "[deferral]") {
+TEST_CASE("threads faulting on one page at once: preserved once, before any write", "[deferral]") {
   DeferredWrites Registry(Page);
   constexpr std::size_t Pages = 64;
   constexpr int Threads = 8;
@@ -161,8 +160,7 @@ TEST_CASE("a system call into a protected page fails unless the range is settled
   int Pipe[2];
   REQUIRE(pipe(Pipe) == 0);
   std::vector<char> Message(2 * Page, 'm');
-  REQUIRE(write(Pipe[1], Message.data(), Message.size()) ==
-          static_cast<ssize_t>(Message.size()));
+  REQUIRE(write(Pipe[1], Message.data(), Message.size()) == static_cast<ssize_t>(Message.size()));
   // The hazard: the kernel does not fault, it refuses.
   errno = 0;
   CHECK(read(Pipe[0], Memory.data() + Page, 2 * Page) == -1);
@@ -208,8 +206,7 @@ TEST_CASE("overlapping writes share pages; each keeps its own bytes", "[deferral
   for (std::size_t P = 0; P < 12; ++P)
     Memory.data()[P * Page + 1] = 0xFF;
   CHECK(readBack(*First) == std::vector<std::uint8_t>(Whole.begin(), Whole.begin() + 8 * Page));
-  CHECK(readBack(*Second) ==
-        std::vector<std::uint8_t>(Whole.begin() + 4 * Page + 10, Whole.end()));
+  CHECK(readBack(*Second) == std::vector<std::uint8_t>(Whole.begin() + 4 * Page + 10, Whole.end()));
   CHECK(readBack(*Third) == Whole);
   // One fault per page, however many writes cover it.
   CHECK(Registry.totals().PagesOnFault <= 12 * 3);
