@@ -286,7 +286,9 @@ void DeferredWrites::settleRange(std::uintptr_t Begin, std::uintptr_t End, Cause
   }
   if (Why != Cause::HandBack)
     return;
-  // The memory is about to go: readers of these pages must be done with them.
+  // The memory is about to go: readers of these pages must be done with them. The fence pairs
+  // with ReadScope's increment: a reader either is counted here or sees the pages preserved.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   for (std::size_t I = 0; I < Used; ++I) {
     const PendingWrite *W = Slots[I].load(std::memory_order_acquire);
     if (W && overlaps(*W))
