@@ -109,10 +109,12 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
   if (Missing.empty())
     return CL_SUCCESS;
   std::uint8_t *Host = hostData();
-  if (HostPtr) // the app's memory: devices may write there only once it is writable
-    for (const Span &S : Missing.spans())
-      runtime().deferredWrites().settle(Host + S.Begin, S.size(),
-                                        DeferredWrites::Settle::BeforeWrite);
+  // Devices write there, possibly by DMA, which a write-protected page would refuse: the app's
+  // memory (USE_HOST_PTR), or a staging copy the app used as the source of a deferred write
+  // (a mapped pointer).
+  for (const Span &S : Missing.spans())
+    runtime().deferredWrites().settle(Host + S.Begin, S.size(),
+                                      DeferredWrites::Settle::BeforeWrite);
   std::vector<DeviceJob> Jobs;
   auto &Devices = Owner->devices();
   for (std::size_t D = 0; D < Devices.size() && !Missing.empty(); ++D) {

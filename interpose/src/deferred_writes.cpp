@@ -33,9 +33,9 @@ public:
   SignalsBlocked() {
     sigset_t All;
     sigfillset(&All);
-    pthread_sigmask(SIG_SETMASK, &All, &Saved);
+    libcSignalMask(SIG_SETMASK, &All, &Saved);
   }
-  ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &Saved, nullptr); }
+  ~SignalsBlocked() { libcSignalMask(SIG_SETMASK, &Saved, nullptr); }
   SignalsBlocked(const SignalsBlocked &) = delete;
   SignalsBlocked &operator=(const SignalsBlocked &) = delete;
 

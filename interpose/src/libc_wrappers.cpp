@@ -13,6 +13,9 @@
 //   which never reaches this one: a sanitizer free hook does the same.
 // - sigaction and signal for SIGSEGV, once libsplit's handler is installed: the app's action is
 //   kept behind libsplit's (segv_chain.hpp) instead of replacing it.
+// - SIGSEGV is never blocked (pthread_sigmask, sigprocmask, the sa_mask of any handler): the
+//   kernel kills a process whose thread faults with SIGSEGV blocked, and thread pools that block
+//   every signal are common. Only a SIGSEGV sent with kill() could tell the difference.
 #undef _FORTIFY_SOURCE
 
 #include "deferred_writes.hpp"
@@ -137,6 +140,17 @@ LIBSPLIT_NEXT(mmap, void *, void *, size_t, int, int, int, off_t)
 LIBSPLIT_NEXT(mmap64, void *, void *, size_t, int, int, int, off64_t)
 LIBSPLIT_NEXT(sigaction, int, int, const struct sigaction *, struct sigaction *)
 LIBSPLIT_NEXT(signal, sighandler_t, int, sighandler_t)
+LIBSPLIT_NEXT(pthread_sigmask, int, int, const sigset_t *, sigset_t *)
+LIBSPLIT_NEXT(sigprocmask, int, int, const sigset_t *, sigset_t *)
+
+// The set without SIGSEGV, in Copy, when it would block it.
+const sigset_t *withoutSegv(int How, const sigset_t *Set, sigset_t &Copy) {
+  if (!Set || How == SIG_UNBLOCK || sigismember(Set, SIGSEGV) != 1)
+    return Set;
+  Copy = *Set;
+  sigdelset(&Copy, SIGSEGV);
+  return &Copy;
+}
 
 // AddressSanitizer's allocator interface, present only in the sanitizer build.
 extern "C" int
@@ -183,6 +197,8 @@ __attribute__((constructor)) void resolveNextDefinitions() {
   LIBSPLIT_CALL_NEXT(mmap64);
   LIBSPLIT_CALL_NEXT(sigaction);
   LIBSPLIT_CALL_NEXT(signal);
+  LIBSPLIT_CALL_NEXT(pthread_sigmask);
+  LIBSPLIT_CALL_NEXT(sigprocmask);
   if (__sanitizer_install_malloc_and_free_hooks)
     __sanitizer_install_malloc_and_free_hooks(onSanitizerMalloc, onSanitizerFree);
 }
@@ -389,6 +405,11 @@ LIBSPLIT_LIBC int sigaction(int Signal, const struct sigaction *Action,
                             struct sigaction *Old) noexcept {
   if (segvRouted(Signal))
     return DeferredWrites::active()->segv().appAction(Action, Old);
+  if (Action && sigismember(&Action->sa_mask, SIGSEGV) == 1) {
+    struct sigaction Unblocking = *Action;
+    sigdelset(&Unblocking.sa_mask, SIGSEGV);
+    return LIBSPLIT_CALL_NEXT(sigaction)(Signal, &Unblocking, Old);
+  }
   return LIBSPLIT_CALL_NEXT(sigaction)(Signal, Action, Old);
 }
 
@@ -404,4 +425,16 @@ LIBSPLIT_LIBC sighandler_t signal(int Signal, sighandler_t Handler) noexcept {
   struct sigaction Old = {};
   DeferredWrites::active()->segv().appAction(&Action, &Old);
   return Old.sa_handler;
+}
+
+// Signal masks.
+
+LIBSPLIT_LIBC int pthread_sigmask(int How, const sigset_t *Set, sigset_t *Old) noexcept {
+  sigset_t Copy;
+  return LIBSPLIT_CALL_NEXT(pthread_sigmask)(How, withoutSegv(How, Set, Copy), Old);
+}
+
+LIBSPLIT_LIBC int sigprocmask(int How, const sigset_t *Set, sigset_t *Old) noexcept {
+  sigset_t Copy;
+  return LIBSPLIT_CALL_NEXT(sigprocmask)(How, withoutSegv(How, Set, Copy), Old);
 }

@@ -22,6 +22,9 @@ int realSigaction(int Signal, const struct sigaction *Act, struct sigaction *Old
   return Real ? Real(Signal, Act, Old) : -1;
 }
 
+using SigmaskFn = int (*)(int, const sigset_t *, sigset_t *);
+std::atomic<SigmaskFn> RealSigmask{nullptr};
+
 // The address this thread's last fault was retried at without anything to preserve. Such a
 // fault raced with libsplit unprotecting the page: retrying once lets it succeed. A second
 // fault at the same address is not libsplit's. Initial-exec TLS: libsplit.so is loaded at
@@ -57,6 +60,11 @@ void onSegv(int Signal, siginfo_t *Info, void *Context) {
 }
 
 } // namespace
+
+int libcSignalMask(int How, const sigset_t *Set, sigset_t *Old) noexcept {
+  SigmaskFn Real = nextSymbol(RealSigmask, "pthread_sigmask");
+  return Real ? Real(How, Set, Old) : -1;
+}
 
 SegvChain::~SegvChain() {
   if (State.load() != On)
@@ -148,12 +156,12 @@ void SegvChain::passOn(int Signal, siginfo_t *Info, void *Context) noexcept {
   if (!(App.sa_flags & SA_NODEFER))
     sigaddset(&Mask, Signal);
   sigset_t Saved;
-  pthread_sigmask(SIG_SETMASK, &Mask, &Saved);
+  libcSignalMask(SIG_SETMASK, &Mask, &Saved);
   if (WithInfo)
     App.sa_sigaction(Signal, Info, Context);
   else
     App.sa_handler(Signal);
-  pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
+  libcSignalMask(SIG_SETMASK, &Saved, nullptr);
 }
 
 } // namespace libsplit

@@ -46,4 +46,8 @@ private:
   std::atomic_flag Writing = ATOMIC_FLAG_INIT;
 };
 
+// libc's pthread_sigmask: libsplit's own definition (libc_wrappers.cpp) never blocks SIGSEGV,
+// and libsplit's handler must give the app's handler the mask it asked for.
+int libcSignalMask(int How, const sigset_t *Set, sigset_t *Old) noexcept;
+
 } // namespace libsplit
