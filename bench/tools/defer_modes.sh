@@ -29,8 +29,8 @@ lib=$build/lib/libsplit.so
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 field() { sed -n "s/.*$1 \([0-9.]*\) ms.*/\1/p"; }
 
-printf '%-9s %14s %14s %12s %14s %14s %12s %10s\n' mode "to devices MiB" "at write MiB" \
-  "write ms" "iterations ms" "rewrite ms" "total ms" "fault us"
+printf '%-9s %14s %14s %12s %14s %14s %12s %14s %10s\n' mode "to devices MiB" "at write MiB" \
+  "write ms" "iterations ms" "rewrite ms" "total ms" "1 MiB write us" "fault us"
 run() { # mode, defer_transfer arguments...
   local mode=$1; shift
   if [ $mode = native ]; then
@@ -41,24 +41,24 @@ run() { # mode, defer_transfer arguments...
 }
 
 for mode in native mprotect copy off; do
-  writes=() iterations=() rewrites=() totals=() faults=() before= eager=
+  writes=() iterations=() rewrites=() totals=() faults=() calls=() before= eager=
   for ((r = 0; r < runs; ++r)); do
     log=$(mktemp)
     run $mode "$@" >"$log" 2>&1
-    run $mode "$@" --mib 1 --iterations 1 --fault-buffers "$fault_buffers" 2>&1 |
-      sed -n 's/.*: \([0-9.]*\) us each.*/\1/p' >>"$log.faults"
+    run $mode "$@" --mib 1 --iterations 1 --fault-buffers "$fault_buffers" >"$log.faults" 2>&1
     grep -q WRONG "$log" && { echo "defer_modes: $mode gave a wrong result" >&2; cat "$log" >&2; exit 1; }
     writes+=("$(field 'write call' <"$log")")
     iterations+=("$(field iterations <"$log")")
     rewrites+=("$(field 'host rewrite' <"$log")")
     totals+=("$(field total <"$log")")
-    faults+=("$(cat "$log.faults")")
+    faults+=("$(sed -n 's/.*pages of those arrays: \([0-9.]*\) us each.*/\1/p' "$log.faults")")
+    calls+=("$(sed -n 's/.*1 MiB writes: \([0-9.]*\) us each.*/\1/p' "$log.faults")")
     before=$(sed -n 's/.*host to devices: \([0-9.]*\) MiB before kernels.*/\1/p' "$log")
     eager=$(sed -n 's/.*MiB before kernels, \([0-9.]*\) MiB at write time.*/\1/p' "$log")
     rm -f "$log" "$log.faults"
   done
-  printf '%-9s %14s %14s %12s %14s %14s %12s %10s\n' $mode "${before:--}" "${eager:--}" \
+  printf '%-9s %14s %14s %12s %14s %14s %12s %14s %10s\n' $mode "${before:--}" "${eager:--}" \
     "$(printf '%s\n' "${writes[@]}" | median)" "$(printf '%s\n' "${iterations[@]}" | median)" \
     "$(printf '%s\n' "${rewrites[@]}" | median)" "$(printf '%s\n' "${totals[@]}" | median)" \
-    "$(printf '%s\n' "${faults[@]}" | grep . | median || true)"
+    "$(printf '%s\n' "${calls[@]}" | median)" "$(printf '%s\n' "${faults[@]}" | median)"
 done
