@@ -119,6 +119,8 @@ std::shared_ptr<PendingWrite> DeferredWrites::defer(const void *Source, std::siz
   }
   W->Slot = Slot;
   W->Published = true;
+  Ranges[Slot].Begin.store(ProtectedBegin, std::memory_order_release);
+  Ranges[Slot].End.store(ProtectedEnd, std::memory_order_release);
   Slots[Slot].store(W.get(), std::memory_order_release);
   if (SlotsUsed.load(std::memory_order_relaxed) <= Slot)
     SlotsUsed.store(Slot + 1, std::memory_order_release);
@@ -138,6 +140,7 @@ std::shared_ptr<PendingWrite> DeferredWrites::defer(const void *Source, std::siz
     // A failed mprotect may have changed part of the range; the range was rw-p.
     raw::protect(ProtectedBegin, ProtectedEnd - ProtectedBegin, PROT_READ | PROT_WRITE);
     Slots[Slot].store(nullptr, std::memory_order_release);
+    Ranges[Slot].End.store(0, std::memory_order_release);
     Published.fetch_sub(1);
     W->Published = false;
     waitForHandlers();
@@ -240,20 +243,21 @@ void DeferredWrites::settle(const void *Address, std::size_t Length, Settle Why)
 }
 
 void DeferredWrites::settleRange(std::uintptr_t Begin, std::uintptr_t End, Cause Why) noexcept {
-  InFlightScope Looking(InFlight);
   Begin = pageOf(Begin);
   End = End > UINTPTR_MAX - PageSize ? pageOf(End) : pageOf(End + PageSize - 1);
+  // Most calls (every free() while anything is pending) touch no pending page: tell from the
+  // slots' ranges alone, without the shared InFlight count that every thread would contend on.
+  const std::size_t Used = SlotsUsed.load(std::memory_order_acquire);
+  bool Any = false;
+  for (std::size_t I = 0; I < Used && !Any; ++I)
+    Any = Ranges[I].Begin.load(std::memory_order_acquire) < End &&
+          Ranges[I].End.load(std::memory_order_acquire) > Begin;
+  if (!Any)
+    return;
+  InFlightScope Looking(InFlight);
   auto overlaps = [&](const PendingWrite &W) {
     return W.ProtectedBegin < End && W.ProtectedEnd > Begin;
   };
-  const std::size_t Used = SlotsUsed.load(std::memory_order_acquire);
-  bool Any = false;
-  for (std::size_t I = 0; I < Used && !Any; ++I) {
-    const PendingWrite *W = Slots[I].load(std::memory_order_acquire);
-    Any = W && overlaps(*W);
-  }
-  if (!Any)
-    return;
   SignalsBlocked Quiet;
   for (std::size_t I = 0; I < Used; ++I) {
     const PendingWrite *W = Slots[I].load(std::memory_order_acquire);
@@ -340,6 +344,7 @@ void DeferredWrites::retire(PendingWrite &W) {
   std::lock_guard<std::mutex> Lock(Mutex);
   retirePages(W, 0, W.pageCount());
   Slots[W.Slot].store(nullptr, std::memory_order_release);
+  Ranges[W.Slot].End.store(0, std::memory_order_release);
   Published.fetch_sub(1);
   W.Published = false;
   // The write's memory goes when this returns: no fault or settle may still be reading it.

@@ -121,6 +121,13 @@ private:
   const unsigned BulkAfterFaults;
   std::mutex Mutex; // defer and retire
   std::array<std::atomic<PendingWrite *>, Capacity> Slots{};
+  // Each slot's protected range, kept apart from the write so that the wrappers' fast path can
+  // read it without holding the write alive (an empty range once the slot is free).
+  struct SlotRange {
+    std::atomic<std::uintptr_t> Begin{0};
+    std::atomic<std::uintptr_t> End{0};
+  };
+  std::array<SlotRange, Capacity> Ranges{};
   std::atomic<std::size_t> SlotsUsed{0}; // high-water mark: the handler scans [0, SlotsUsed)
   std::atomic<std::size_t> Published{0};
   mutable std::atomic<int> InFlight{0}; // faults and settles looking at the table

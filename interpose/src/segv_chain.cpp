@@ -80,6 +80,8 @@ bool SegvChain::install() noexcept {
     waitWhileInstalling();
     return State.load() == On;
   }
+  // Resolved now, not in the handler: dlsym is not async-signal-safe.
+  nextSymbol(RealSigmask, "pthread_sigmask");
   struct sigaction Ours = {};
   Ours.sa_sigaction = onSegv;
   // No other signal may interrupt the handler: a signal handler writing to a page the
