@@ -494,16 +494,18 @@ void appHandlerScenario(Rig &R, bool Before) {
   clReleaseMemObject(In);
 }
 
-// A real segmentation fault after a deferred write: the process must die of SIGSEGV.
+// A real segmentation fault after a deferred write: the process must die of SIGSEGV. It is a
+// write to a read-only page, the kind of fault libsplit's handler looks at.
 void crash(Rig &R) {
   std::vector<std::uint32_t> Host(Count);
   fill(Host.data(), Count, 27);
   cl_mem In = R.buffer(Count);
   R.write(In, Host.data(), Count);
-  Host[5] = 0; // libsplit's fault, handled
+  Host[Count / 2] = 0; // libsplit's fault, handled
+  void *ReadOnly = mmap(nullptr, Page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   std::printf("crashing now\n");
   std::fflush(stdout);
-  *static_cast<volatile int *>(nullptr) = 1;
+  static_cast<volatile int *>(ReadOnly)[1] = 1;
   std::printf("FAIL: survived a null pointer write\n");
   std::exit(1);
 }

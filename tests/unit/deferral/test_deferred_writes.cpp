@@ -308,7 +308,9 @@ TEST_CASE("a real segmentation fault still kills the process with SIGSEGV", "[de
     if (!W)
       _exit(2);
     Memory.data()[Page] = 1; // libsplit's fault: handled
-    *static_cast<volatile int *>(nullptr) = 1;
+    // A write to a read-only page that is not libsplit's: the kind of fault it looks at.
+    Mapping ReadOnly(Page, PROT_READ);
+    static_cast<volatile int *>(static_cast<void *>(ReadOnly.data()))[1] = 1;
     _exit(3);
   }
   int Status = 0;
