@@ -322,8 +322,10 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
   const RangeSet Written(Base, Base + Bytes);
   Runtime &RT = runtime();
   const config::DeferMode Mode = RT.config().Defer;
-  // A buffer on the app's memory (USE_HOST_PTR) has its host copy there: copy into it.
-  if (Mode == config::DeferMode::Mprotect && From == HostSource::App && !Root.HostPtr) {
+  // A buffer on the app's memory (USE_HOST_PTR) has its host copy there: copy into it. So with
+  // a source inside this buffer's own host copy (a pointer the app mapped): nothing to defer.
+  if (Mode == config::DeferMode::Mprotect && From == HostSource::App && !Root.HostPtr &&
+      !Root.inHostCopy(Source)) {
     std::string WhyNot;
     if (auto Write = RT.deferredWrites().defer(Source, Bytes, WhyNot)) {
       Root.wroteOnHost(Written);
@@ -357,6 +359,12 @@ cl_int Buffer::pushEverywhere(const RangeSet &Ranges) {
     markValidOn(Device->Index, Ranges);
   runtime().recorder().countEagerBytes(Ranges.totalBytes() * Owner->devices().size());
   return CL_SUCCESS;
+}
+
+bool Buffer::inHostCopy(const void *Pointer) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  const auto *Byte = static_cast<const std::uint8_t *>(Pointer);
+  return Staging && Byte >= Staging.get() && Byte < Staging.get() + Size;
 }
 
 void Buffer::addDestructorCallback(DestructorCallback Fn, void *UserData) {

@@ -126,6 +126,8 @@ private:
   void copyHostBytes(size_t Begin, size_t End, std::uint8_t *Out);
   // Sends Ranges (host-valid) to Device's copy, deferred bytes straight from the app's memory.
   cl_int pushHostBytes(ExecDevice &Device, const RangeSet &Ranges);
+  // Whether Pointer lies in this root buffer's staging copy.
+  bool inHostCopy(const void *Pointer);
   // LIBSPLIT_DEFER=off: the app's write goes to every device now.
   cl_int pushEverywhere(const RangeSet &Ranges);
   bool EverWritten = false;          // root buffers only
