@@ -1,6 +1,7 @@
 // Entry points: everything enqueued on a command queue.
 #include "api_common.hpp"
 #include "launch.hpp"
+#include "memory_map.hpp"
 
 #include <cstring>
 
@@ -31,6 +32,12 @@ bool hostCannotRead(const Buffer &B) {
 }
 bool hostCannotWrite(const Buffer &B) {
   return B.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
+}
+
+// Judged on the app's thread, at the call: memory on its stack is copied, never protected.
+Buffer::HostSource appSource(const void *Pointer, size_t Bytes) {
+  return onCallingThreadStack(Pointer, Bytes) ? Buffer::HostSource::AppUnstable
+                                              : Buffer::HostSource::App;
 }
 
 // A rectangle in a linear buffer: the byte offset of each row.
@@ -147,10 +154,11 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
   LIBSPLIT_CHECK(!Pointer || Offset + Size > B->size() || Offset + Size < Offset, CL_INVALID_VALUE);
   LIBSPLIT_CHECK(hostCannotWrite(*B), CL_INVALID_OPERATION);
   auto Keep = B->shared_from_this();
+  const Buffer::HostSource Source = appSource(Pointer, Size);
   return enqueue(*Q, CL_COMMAND_WRITE_BUFFER, NumWait, WaitList, Event, Blocking,
-                 [Keep, Offset, Size, Pointer](libsplit::Event &) {
+                 [Keep, Offset, Size, Pointer, Source](libsplit::Event &) {
                    std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
-                   Keep->write(Offset, Size, Pointer);
+                   Keep->write(Offset, Size, Pointer, Source);
                    return CL_SUCCESS;
                  });
 }
@@ -174,16 +182,16 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle
                      TargetBase < SourceBase + Size,
                  CL_MEM_COPY_OVERLAP);
   auto From = B->shared_from_this(), To = T->shared_from_this();
-  return enqueue(*Q, CL_COMMAND_COPY_BUFFER, NumWait, WaitList, Event, false,
-                 [From, To, SourceBase, TargetOffset, Size](libsplit::Event &) {
-                   std::lock_guard<std::mutex> Lock(From->context().dataLock());
-                   Buffer &Root = From->root();
-                   if (cl_int E = Root.fetchToHost(RangeSet(SourceBase, SourceBase + Size));
-                       E != CL_SUCCESS)
-                     return E;
-                   To->write(TargetOffset, Size, Root.hostData() + SourceBase);
-                   return CL_SUCCESS;
-                 });
+  return enqueue(
+      *Q, CL_COMMAND_COPY_BUFFER, NumWait, WaitList, Event, false,
+      [From, To, SourceBase, TargetOffset, Size](libsplit::Event &) {
+        std::lock_guard<std::mutex> Lock(From->context().dataLock());
+        Buffer &Root = From->root();
+        if (cl_int E = Root.holdOnHost(RangeSet(SourceBase, SourceBase + Size)); E != CL_SUCCESS)
+          return E;
+        To->write(TargetOffset, Size, Root.hostData() + SourceBase, Buffer::HostSource::HostCopy);
+        return CL_SUCCESS;
+      });
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue QueueHandle, cl_mem Mem,
@@ -235,7 +243,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBufferRect(
                  [Keep, InBuffer, InHost, Pointer](libsplit::Event &) {
                    std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
                    Buffer &Root = Keep->root();
-                   if (cl_int E = Root.fetchToHost(rowsIn(*Keep, InBuffer)); E != CL_SUCCESS)
+                   if (cl_int E = Root.holdOnHost(rowsIn(*Keep, InBuffer)); E != CL_SUCCESS)
                      return E;
                    const std::uint8_t *Host = Root.hostData() + Keep->rootOffset();
                    for (size_t Row = 0; Row < InBuffer.Offsets.size(); ++Row)
@@ -263,12 +271,16 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
       E != CL_SUCCESS)
     return E;
   auto Keep = B->shared_from_this();
+  // Each row is a write of its own: rows large enough are deferred, the others copied.
+  const size_t HostExtent = InHost.Offsets.back() + InHost.RowBytes;
+  const Buffer::HostSource Source = appSource(Pointer, HostExtent);
   return enqueue(*Q, CL_COMMAND_WRITE_BUFFER_RECT, NumWait, WaitList, Event, Blocking,
-                 [Keep, InBuffer, InHost, Pointer](libsplit::Event &) {
+                 [Keep, InBuffer, InHost, Pointer, Source](libsplit::Event &) {
                    std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
                    for (size_t Row = 0; Row < InBuffer.Offsets.size(); ++Row)
                      Keep->write(InBuffer.Offsets[Row], InBuffer.RowBytes,
-                                 static_cast<const std::uint8_t *>(Pointer) + InHost.Offsets[Row]);
+                                 static_cast<const std::uint8_t *>(Pointer) + InHost.Offsets[Row],
+                                 Source);
                    return CL_SUCCESS;
                  });
 }
@@ -304,11 +316,12 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
                  [S, D, From, To](libsplit::Event &) {
                    std::lock_guard<std::mutex> Lock(S->context().dataLock());
                    Buffer &Root = S->root();
-                   if (cl_int E = Root.fetchToHost(rowsIn(*S, From)); E != CL_SUCCESS)
+                   if (cl_int E = Root.holdOnHost(rowsIn(*S, From)); E != CL_SUCCESS)
                      return E;
                    const std::uint8_t *Host = Root.hostData() + S->rootOffset();
                    for (size_t Row = 0; Row < From.Offsets.size(); ++Row)
-                     D->write(To.Offsets[Row], From.RowBytes, Host + From.Offsets[Row]);
+                     D->write(To.Offsets[Row], From.RowBytes, Host + From.Offsets[Row],
+                              Buffer::HostSource::HostCopy);
                    return CL_SUCCESS;
                  });
 }
@@ -346,7 +359,7 @@ LIBSPLIT_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue QueueHandle, 
                                   if (Flags & CL_MAP_WRITE_INVALIDATE_REGION)
                                     return CL_SUCCESS;
                                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
-                                  return Keep->root().fetchToHost(RangeSet(Base, Base + Size));
+                                  return Keep->root().holdOnHost(RangeSet(Base, Base + Size));
                                 });
   setError(ErrorRet, Result);
   if (Result != CL_SUCCESS) {

@@ -1,6 +1,7 @@
 // Entry points: memory objects (buffers, sub-buffers; images, pipes and SVM are refused the
 // way the specification allows for devices without them).
 #include "api_common.hpp"
+#include "memory_map.hpp"
 
 using namespace libsplit;
 
@@ -36,7 +37,9 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     return nullptr;
   }
   if (Flags & CL_MEM_COPY_HOST_PTR)
-    B->write(0, Size, HostPtr);
+    B->write(0, Size, HostPtr,
+             onCallingThreadStack(HostPtr, Size) ? Buffer::HostSource::AppUnstable
+                                                 : Buffer::HostSource::App);
   setError(ErrorRet, CL_SUCCESS);
   return B.get();
 }

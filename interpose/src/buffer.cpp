@@ -3,6 +3,7 @@
 #include "runtime.hpp"
 
 #include <cstring>
+#include <deque>
 
 namespace libsplit {
 
@@ -108,6 +109,12 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
   if (Missing.empty())
     return CL_SUCCESS;
   std::uint8_t *Host = hostData();
+  // Devices write there, possibly by DMA, which a write-protected page would refuse: the app's
+  // memory (USE_HOST_PTR), or a staging copy the app used as the source of a deferred write
+  // (a mapped pointer).
+  for (const Span &S : Missing.spans())
+    runtime().deferredWrites().settle(Host + S.Begin, S.size(),
+                                      DeferredWrites::Settle::BeforeWrite);
   std::vector<DeviceJob> Jobs;
   auto &Devices = Owner->devices();
   for (std::size_t D = 0; D < Devices.size() && !Missing.empty(); ++D) {
@@ -138,23 +145,79 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
   return Result;
 }
 
+cl_int Buffer::holdOnHost(const RangeSet &Wanted) {
+  if (Parent)
+    return root().holdOnHost(Wanted);
+  if (cl_int Error = fetchToHost(Wanted); Error != CL_SUCCESS)
+    return Error;
+  std::uint8_t *Host = hostData();
+  RangeSet Copied;
+  for (Deferred &D : Pending) {
+    const RangeSet Here = D.Live.intersection(Wanted);
+    for (const Span &S : Here.spans())
+      D.Write->copyOut(S.Begin - D.Begin, S.size(), Host + S.Begin);
+    Copied.add(Here);
+  }
+  dropDeferred(Copied);
+  return CL_SUCCESS;
+}
+
 cl_int Buffer::pushOnWorker(ExecDevice &Device, const RangeSet &Ranges) {
   if (Ranges.empty())
     return CL_SUCCESS;
-  Buffer &Root = root();
+  return root().pushHostBytes(Device, Ranges);
+}
+
+cl_int Buffer::pushHostBytes(ExecDevice &Device, const RangeSet &Ranges) {
   cl_int Error = CL_SUCCESS;
-  cl_mem Target = Root.realOn(Device, Error);
+  cl_mem Target = realOn(Device, Error);
   if (!Target)
     return Error;
-  const std::uint8_t *Host = Root.hostData();
   const RealApi &Api = runtime().real();
-  for (const Span &S : Ranges.spans()) {
-    Error = Api.clEnqueueWriteBuffer(Device.RealQueue, Target, CL_FALSE, S.Begin, S.size(),
-                                     Host + S.Begin, 0, nullptr, nullptr);
-    if (Error != CL_SUCCESS)
+  auto send = [&](size_t Begin, size_t Bytes, const void *From) {
+    return Api.clEnqueueWriteBuffer(Device.RealQueue, Target, CL_FALSE, Begin, Bytes, From, 0,
+                                    nullptr, nullptr);
+  };
+  RangeSet FromStaging = Ranges;
+  for (const Deferred &D : Pending)
+    FromStaging.subtract(D.Live);
+  const std::uint8_t *Host = FromStaging.empty() ? nullptr : hostData();
+  for (const Span &S : FromStaging.spans())
+    if ((Error = send(S.Begin, S.size(), Host + S.Begin)) != CL_SUCCESS)
       return Error;
+  // Deferred bytes go straight from the app's memory (or the staging copy of pages preserved
+  // since). The device reads them after the call returns: the reads are checked once it has
+  // finished, and pages preserved meanwhile are sent again from their staging copy.
+  struct Sent {
+    const Deferred *From;
+    PendingWrite::Piece Piece;
+  };
+  std::deque<PendingWrite::ReadScope> Reading;
+  std::vector<Sent> FromApp;
+  for (const Deferred &D : Pending) {
+    const RangeSet Here = D.Live.intersection(Ranges);
+    if (Here.empty())
+      continue;
+    Reading.emplace_back(*D.Write);
+    for (const Span &S : Here.spans())
+      for (const PendingWrite::Piece &P : D.Write->pieces(S.Begin - D.Begin, S.size())) {
+        if ((Error = send(D.Begin + P.Offset, P.Length, P.From)) != CL_SUCCESS)
+          return Error;
+        if (P.FromApp)
+          FromApp.push_back({&D, P});
+      }
   }
-  return Api.clFinish(Device.RealQueue);
+  if ((Error = Api.clFinish(Device.RealQueue)) != CL_SUCCESS || FromApp.empty())
+    return Error;
+  bool Resent = false;
+  for (const Sent &S : FromApp)
+    if (!S.From->Write->unchanged(S.Piece)) {
+      for (const PendingWrite::Piece &P : S.From->Write->pieces(S.Piece.Offset, S.Piece.Length))
+        if (!P.FromApp && (Error = send(S.From->Begin + P.Offset, P.Length, P.From)) != CL_SUCCESS)
+          return Error;
+      Resent = true;
+    }
+  return Resent ? Api.clFinish(Device.RealQueue) : CL_SUCCESS;
 }
 
 void Buffer::markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
@@ -167,6 +230,7 @@ void Buffer::wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
   if (Parent)
     return root().wroteOn(DeviceIndex, Ranges);
   EverWritten = true;
+  dropDeferred(Ranges);
   HostValid.subtract(Ranges);
   for (std::size_t D = 0; D < DeviceValid.size(); ++D)
     if (D == DeviceIndex)
@@ -179,6 +243,7 @@ void Buffer::wroteOnHost(const RangeSet &Ranges) {
   if (Parent)
     return root().wroteOnHost(Ranges);
   EverWritten = true;
+  dropDeferred(Ranges);
   HostValid.add(Ranges);
   for (RangeSet &Valid : DeviceValid)
     Valid.subtract(Ranges);
@@ -189,6 +254,8 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
   const size_t Base = rootOffset() + Offset;
   RangeSet Wanted(Base, Base + Bytes);
   auto *Out = static_cast<std::uint8_t *>(Destination);
+  // Devices (the vendor's threads, DMA) write into the app's memory: it must be writable.
+  runtime().deferredWrites().settle(Out, Bytes, DeferredWrites::Settle::BeforeWrite);
   // Bytes valid on the host are copied directly; the rest comes from the devices, each
   // range from one device holding it, all devices at once.
   RangeSet FromHost = Root.HostValid.intersection(Wanted);
@@ -219,21 +286,85 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
                     }});
   }
   FromHost.add(Rest); // valid nowhere cannot happen; the host copy is the safe answer
-  if (!FromHost.empty()) {
-    const std::uint8_t *Host = Root.hostData();
-    for (const Span &S : FromHost.spans())
-      std::memcpy(Out + (S.Begin - Base), Host + S.Begin, S.size());
-  }
+  for (const Span &S : FromHost.spans())
+    Root.copyHostBytes(S.Begin, S.End, Out + (S.Begin - Base));
   return runOnDevices(std::move(Jobs));
 }
 
-void Buffer::write(size_t Offset, size_t Bytes, const void *Source) {
+void Buffer::copyHostBytes(size_t Begin, size_t End, std::uint8_t *Out) {
+  RangeSet FromStaging(Begin, End);
+  for (const Deferred &D : Pending) {
+    const RangeSet Here = D.Live.intersection(RangeSet(Begin, End));
+    for (const Span &S : Here.spans())
+      D.Write->copyOut(S.Begin - D.Begin, S.size(), Out + (S.Begin - Begin));
+    FromStaging.subtract(Here);
+  }
+  if (FromStaging.empty())
+    return;
+  const std::uint8_t *Host = hostData();
+  for (const Span &S : FromStaging.spans())
+    std::memcpy(Out + (S.Begin - Begin), Host + S.Begin, S.size());
+}
+
+void Buffer::dropDeferred(const RangeSet &Ranges) {
+  for (auto It = Pending.begin(); It != Pending.end();) {
+    const RangeSet Here = It->Live.intersection(Ranges);
+    for (const Span &S : Here.spans())
+      It->Write->drop(S.Begin - It->Begin, S.size());
+    It->Live.subtract(Here);
+    It = It->Live.empty() ? Pending.erase(It) : It + 1; // the last owner retires the write
+  }
+}
+
+void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource From) {
   Buffer &Root = root();
   const size_t Base = rootOffset() + Offset;
+  const RangeSet Written(Base, Base + Bytes);
+  Runtime &RT = runtime();
+  const config::DeferMode Mode = RT.config().Defer;
+  // A buffer on the app's memory (USE_HOST_PTR) has its host copy there: copy into it. So with
+  // a source inside this buffer's own host copy (a pointer the app mapped): nothing to defer.
+  if (Mode == config::DeferMode::Mprotect && From == HostSource::App && !Root.HostPtr &&
+      !Root.inHostCopy(Source)) {
+    std::string WhyNot;
+    if (auto Write = RT.deferredWrites().defer(Source, Bytes, WhyNot)) {
+      Root.wroteOnHost(Written);
+      Root.Pending.push_back({Base, std::move(Write), Written});
+      RT.recorder().countHostWrite(RunRecorder::HostWrite::Deferred, Bytes);
+      return;
+    }
+    RT.log().debug(config::DebugCategory::Mem, "host write of ", Bytes, " bytes copied: ", WhyNot);
+  }
   std::uint8_t *Host = Root.hostData();
   if (Host + Base != Source)
     std::memmove(Host + Base, Source, Bytes);
-  Root.wroteOnHost(RangeSet(Base, Base + Bytes));
+  Root.wroteOnHost(Written);
+  const bool Eager = Mode == config::DeferMode::Off && From != HostSource::HostCopy;
+  RT.recorder().countHostWrite(
+      Eager ? RunRecorder::HostWrite::Eager : RunRecorder::HostWrite::Copied, Bytes);
+  if (Eager)
+    Root.pushEverywhere(Written);
+}
+
+cl_int Buffer::pushEverywhere(const RangeSet &Ranges) {
+  std::vector<DeviceJob> Jobs;
+  for (const auto &Device : Owner->devices()) {
+    ExecDevice *D = Device.get();
+    Jobs.push_back({D, [this, D, Ranges] { return pushHostBytes(*D, Ranges); }});
+  }
+  const cl_int Error = runOnDevices(std::move(Jobs));
+  if (Error != CL_SUCCESS)
+    return Error; // the devices lack it: they will be sent it before their next use
+  for (const auto &Device : Owner->devices())
+    markValidOn(Device->Index, Ranges);
+  runtime().recorder().countEagerBytes(Ranges.totalBytes() * Owner->devices().size());
+  return CL_SUCCESS;
+}
+
+bool Buffer::inHostCopy(const void *Pointer) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  const auto *Byte = static_cast<const std::uint8_t *>(Pointer);
+  return Staging && Byte >= Staging.get() && Byte < Staging.get() + Size;
 }
 
 void Buffer::addDestructorCallback(DestructorCallback Fn, void *UserData) {

@@ -5,12 +5,18 @@
 // Validity: per place (host, each device) the exact set of bytes that hold the newest data.
 // A sub-buffer keeps no state of its own: it forwards to its root buffer with its origin added.
 //
+// Deferred host writes (LIBSPLIT_DEFER=mprotect): bytes valid on the host may live in the app's
+// memory (a PendingWrite, read through its protocol) rather than in the host copy. Pushes to
+// devices read them there; code that reads hostData() directly calls holdOnHost() first, which
+// copies them in.
+//
 // Locking contract: the data functions run on a queue's executor thread with the context's
 // data lock held; real transfers run on device workers, which the caller waits for.
 #pragma once
 
 #include "context.hpp"
 #include "handles.hpp"
+#include "pending_write.hpp"
 #include "range_set.hpp"
 
 #include <cstdlib>
@@ -45,12 +51,16 @@ public:
   // device cannot hold it (e.g. a sub-buffer origin its alignment rules refuse).
   cl_mem realOn(ExecDevice &Device, cl_int &Error);
 
-  // Host-side data of the root buffer (the staging copy is allocated on first use).
+  // Host-side data of the root buffer (the staging copy is allocated on first use). Bytes of
+  // pending deferred writes are not there until holdOnHost().
   std::uint8_t *hostData();
 
   // In root-buffer byte coordinates.
   RangeSet missingOn(std::size_t DeviceIndex, const RangeSet &Wanted);
+  // Makes Wanted valid on the host (deferred writes stay where they are).
   cl_int fetchToHost(const RangeSet &Wanted);
+  // Makes Wanted valid in hostData() itself, deferred writes copied in, for code that reads it.
+  cl_int holdOnHost(const RangeSet &Wanted);
   // Runs on the device's worker: writes host data of Ranges into the device copy.
   cl_int pushOnWorker(ExecDevice &Device, const RangeSet &Ranges);
   void markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges);
@@ -64,8 +74,14 @@ public:
   // Copies [Offset, Offset + Bytes) of this buffer into Destination, from wherever each byte is
   // valid (device reads run in parallel).
   cl_int read(size_t Offset, size_t Bytes, void *Destination);
+  // Where the bytes of a host write come from.
+  enum class HostSource {
+    App,         // the app's memory: deferred (mprotect) or pushed at once (off) as configured
+    AppUnstable, // the app's memory that must not be protected (its caller's stack): copied
+    HostCopy,    // libsplit's own host copy (a copy between buffers): copied
+  };
   // Host data replaces [Offset, Offset + Bytes) of this buffer.
-  void write(size_t Offset, size_t Bytes, const void *Source);
+  void write(size_t Offset, size_t Bytes, const void *Source, HostSource From);
 
   void addDestructorCallback(DestructorCallback Fn, void *UserData);
   std::atomic<cl_uint> MapCount{0};
@@ -95,6 +111,25 @@ private:
   std::mutex Mutex;         // guards Real and Staging creation
   std::vector<cl_mem> Real; // per execution device, may be null
   std::unique_ptr<std::uint8_t, FreeDeleter> Staging;
+
+  // A pending deferred write of [Begin, Begin + length) (root coordinates); Live: the part whose
+  // newest host data it still holds. Live parts of different writes never overlap.
+  struct Deferred {
+    size_t Begin;
+    std::shared_ptr<PendingWrite> Write;
+    RangeSet Live;
+  };
+  std::vector<Deferred> Pending; // root buffers only; under the context's data lock
+  // Newer data replaces Ranges: pending writes stop holding them.
+  void dropDeferred(const RangeSet &Ranges);
+  // Copies the host-valid bytes of [Begin, End) into Out, deferred ones from where they live.
+  void copyHostBytes(size_t Begin, size_t End, std::uint8_t *Out);
+  // Sends Ranges (host-valid) to Device's copy, deferred bytes straight from the app's memory.
+  cl_int pushHostBytes(ExecDevice &Device, const RangeSet &Ranges);
+  // Whether Pointer lies in this root buffer's staging copy.
+  bool inHostCopy(const void *Pointer);
+  // LIBSPLIT_DEFER=off: the app's write goes to every device now.
+  cl_int pushEverywhere(const RangeSet &Ranges);
   bool EverWritten = false;          // root buffers only
   RangeSet HostValid;                // root buffers only
   std::vector<RangeSet> DeviceValid; // root buffers only

@@ -514,9 +514,11 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       }
       ToHost.add(P.Missing[I]);
     }
+    // A merge compares against a snapshot of the host copy itself: deferred bytes come in.
     if (P.Merge)
       ToHost.add(wholeOf(*Root));
-    if (cl_int Error = Root->fetchToHost(ToHost); Error != CL_SUCCESS)
+    if (cl_int Error = P.Merge ? Root->holdOnHost(ToHost) : Root->fetchToHost(ToHost);
+        Error != CL_SUCCESS)
       return Error;
   }
   const double GatherSeconds = secondsSince(LaunchStart);

@@ -55,6 +55,14 @@ bool RangeSet::contains(std::size_t Begin, std::size_t End) const {
   return It != Spans.end() && It->Begin <= Begin && End <= It->End;
 }
 
+bool RangeSet::intersects(std::size_t Begin, std::size_t End) const {
+  if (Begin >= End)
+    return false;
+  auto It = std::upper_bound(Spans.begin(), Spans.end(), Begin,
+                             [](std::size_t B, const Span &S) { return B < S.End; });
+  return It != Spans.end() && It->Begin < End;
+}
+
 std::size_t RangeSet::totalBytes() const {
   std::size_t Total = 0;
   for (const Span &S : Spans)

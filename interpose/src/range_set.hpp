@@ -27,6 +27,8 @@ public:
 
   bool empty() const { return Spans.empty(); }
   bool contains(std::size_t Begin, std::size_t End) const;
+  // Whether any byte of [Begin, End) is in the set.
+  bool intersects(std::size_t Begin, std::size_t End) const;
   std::size_t totalBytes() const;
   const std::vector<Span> &spans() const { return Spans; }
 

@@ -65,6 +65,7 @@ void RunRecorder::record(const LaunchRecord &L) {
     K.Devices.push_back(D.Name);
     K.LastShares.push_back(D.Share);
     K.Bytes += D.BytesIn + D.BytesOut;
+    BytesInLaunches += D.BytesIn;
     DeviceBusy[D.Name] += D.KernelSeconds + D.TransferSeconds;
   }
   if (!Trace)
@@ -96,6 +97,18 @@ void RunRecorder::record(const LaunchRecord &L) {
       << "}}\n";
   const std::string Line = Out.str();
   std::fwrite(Line.data(), 1, Line.size(), Trace);
+}
+
+void RunRecorder::countHostWrite(HostWrite Kind, std::uint64_t Bytes) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  WriteCount &C = HostWrites[Kind];
+  ++C.Calls;
+  C.Bytes += Bytes;
+}
+
+void RunRecorder::countEagerBytes(std::uint64_t Bytes) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  EagerBytes += Bytes;
 }
 
 void RunRecorder::flush() {
@@ -136,6 +149,25 @@ std::string RunRecorder::summary() const {
       Out << Share;
     }
     Out << "\n";
+  }
+  if (!HostWrites.empty()) {
+    auto count = [&](HostWrite Kind, const char *Name) {
+      auto It = HostWrites.find(Kind);
+      char Text[128];
+      std::snprintf(Text, sizeof(Text), "%" PRIu64 " %s (%.1f MiB)",
+                    It == HostWrites.end() ? 0 : It->second.Calls, Name,
+                    It == HostWrites.end() ? 0.0
+                                           : static_cast<double>(It->second.Bytes) / 1048576.0);
+      return std::string(Text);
+    };
+    char Sent[160];
+    std::snprintf(Sent, sizeof(Sent),
+                  "; host to devices: %.1f MiB before kernels, %.1f MiB at write time\n",
+                  static_cast<double>(BytesInLaunches) / 1048576.0,
+                  static_cast<double>(EagerBytes) / 1048576.0);
+    Out << "host writes: " << count(HostWrite::Deferred, "deferred") << ", "
+        << count(HostWrite::Copied, "copied") << ", " << count(HostWrite::Eager, "sent eagerly")
+        << Sent;
   }
   Out << "per device: busy time (kernels and transfers):\n";
   for (const auto &[Name, Seconds] : DeviceBusy) {

@@ -52,6 +52,12 @@ public:
   ~RunRecorder();
 
   void record(const LaunchRecord &Launch);
+
+  // Host writes (clEnqueueWriteBuffer[Rect], CL_MEM_COPY_HOST_PTR) by what LIBSPLIT_DEFER did.
+  enum class HostWrite { Deferred, Copied, Eager };
+  void countHostWrite(HostWrite Kind, std::uint64_t Bytes);
+  // Bytes sent to devices at write time (LIBSPLIT_DEFER=off), all devices together.
+  void countEagerBytes(std::uint64_t Bytes);
   // The LIBSPLIT_SUMMARY text (empty when not asked for).
   std::string summary() const;
   void flush();
@@ -73,6 +79,13 @@ private:
   std::uint64_t LaunchIndex = 0;
   std::map<std::string, KernelTotals> Kernels;
   std::map<std::string, double> DeviceBusy;
+  std::uint64_t BytesInLaunches = 0; // host to devices before kernels, all launches
+  std::uint64_t EagerBytes = 0;
+  struct WriteCount {
+    std::uint64_t Calls = 0;
+    std::uint64_t Bytes = 0;
+  };
+  std::map<HostWrite, WriteCount> HostWrites;
 };
 
 } // namespace libsplit

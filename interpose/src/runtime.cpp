@@ -36,9 +36,6 @@ Runtime::Runtime()
     std::fwrite(Table.data(), 1, Table.size(), stderr);
   }
   Logger.info(config::settingsLine(Settings));
-  if (Settings.isSet(config::ControlId::Defer) && Settings.Defer != config::DeferMode::Copy)
-    Logger.warn("LIBSPLIT_DEFER=", config::formatControl(Settings, config::ControlId::Defer),
-                " is not implemented yet; host writes are copied (LIBSPLIT_DEFER=copy)");
 
   std::string Error;
   if (!Real.load("libOpenCL.so.1", Error)) {
@@ -65,9 +62,16 @@ void Runtime::finish() {
   Balance->saveTuning();
   Recorder->flush();
   Spans->finish();
-  const std::string Summary = Recorder->summary();
+  std::string Summary = Recorder->summary();
   if (Summary.empty())
     return;
+  const DeferredWrites::Totals Deferral = Deferred.totals();
+  if (Deferral.Writes)
+    Summary += config::detail::formatMessage(
+        "deferred writes: pages preserved: ", Deferral.PagesOnFault, " on a write fault, ",
+        Deferral.PagesBeforeWrite, " before a system call or device wrote there, ",
+        Deferral.PagesHandedBack, " before memory was freed or unmapped; ", Deferral.BulkSettles,
+        " writes preserved whole after many faults\n");
   std::string Prefixed;
   std::size_t Start = 0;
   while (Start < Summary.size()) {

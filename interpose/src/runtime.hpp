@@ -3,6 +3,7 @@
 #pragma once
 
 #include "balancing.hpp"
+#include "deferred_writes.hpp"
 #include "platform.hpp"
 #include "real_api.hpp"
 #include "run_record.hpp"
@@ -44,6 +45,8 @@ public:
   LaunchBalancer &balancer() { return *Balance; }
   RunRecorder &recorder() { return *Recorder; }
   Timeline &timeline() { return *Spans; }
+  // Pending deferred host writes (LIBSPLIT_DEFER=mprotect).
+  DeferredWrites &deferredWrites() { return Deferred; }
 
   // Live memory objects, so that a kernel argument's bytes can be recognised as one of them
   // without reading through them (an 8-byte scalar is not a pointer).
@@ -71,6 +74,7 @@ private:
   std::unique_ptr<LaunchBalancer> Balance;
   std::unique_ptr<RunRecorder> Recorder;
   std::unique_ptr<Timeline> Spans;
+  DeferredWrites Deferred;
 };
 
 Runtime &runtime();

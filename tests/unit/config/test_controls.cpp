@@ -66,7 +66,7 @@ TEST_CASE("unset controls take the table's defaults", "[config]") {
   CHECK(C.Tuning == TuningMode::Save);
   CHECK(C.Trace.empty());
   CHECK(C.Timeline.empty());
-  CHECK(C.Defer == DeferMode::Copy);
+  CHECK(C.Defer == DeferMode::Mprotect);
   CHECK(C.CacheDir == "/home/user/.cache/libsplit");
   CHECK(C.Cc.empty());
   CHECK(C.MinGroupsPerDevice == 1);
@@ -458,7 +458,7 @@ TEST_CASE("unknown LIBSPLIT_ variables are reported, with a suggestion", "[confi
 TEST_CASE("the settings line lists non-default values in table order", "[config]") {
   Config C = readWith({{"LIBSPLIT_LOG", "info"},
                        {"LIBSPLIT_DEVICES", "gpu"},
-                       {"LIBSPLIT_DEFER", "copy"}, // set, but to the default
+                       {"LIBSPLIT_DEFER", "mprotect"}, // set, but to the default
                        {"LIBSPLIT_DEBUG", "mem"}});
   CHECK(nonDefaultSettings(C) == std::vector<std::string>{"LIBSPLIT_DEVICES=gpu",
                                                           "LIBSPLIT_LOG=info",
