@@ -15,9 +15,15 @@ static constexpr double MinSeconds = 1e-9;
 static constexpr unsigned SingleProbeDelay = 4;
 // Two launches whose slices of a device differ by at most this fraction measure its noise.
 static constexpr double NoiseSameSlice = 0.02;
+// Samples of a time before their own variance is trusted over the noise estimate.
+static constexpr std::uint64_t MinSamplesForVariance = 3;
 // Devices whose cost per group at the split is within this fraction of the fastest's (or three
 // noise widths, if wider) are measured alone before the split is compared with one device.
 static constexpr double SingleCandidateBand = 0.25;
+// A device that runs this much faster alone than its cost at the split predicts was slowed by
+// the others (devices that share hardware: two CPU runtimes on one CPU); the costs at the split
+// then rank nothing, and every device up to this factor of the fastest's cost is measured.
+static constexpr double SharedHardwareBand = 4.0;
 
 KeyBalancer::KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount,
                          std::uint64_t NumGroups, const std::vector<double> *WarmShares)
@@ -436,8 +442,12 @@ void KeyBalancer::scheduleProbes() {
   if (++SinceSingleProbe < SingleInterval || NextPurpose != LaunchPurpose::Balance)
     return;
   // Chosen when a comparison starts: a device's cost per group changes once it ran alone.
-  if (SingleRound.empty())
+  if (SingleRound.empty()) {
     SingleRound = singleCandidates();
+    RoundSplitCosts.resize(Devices.size());
+    for (std::size_t I = 0; I < Devices.size(); ++I)
+      RoundSplitCosts[I] = costOf(I);
+  }
   const std::vector<std::size_t> &Candidates = SingleRound;
   if (Candidates.empty())
     return;
@@ -505,14 +515,16 @@ void KeyBalancer::afterDeviceProbe(const Launch &L) {
 
 void KeyBalancer::afterSingleProbe(const Launch &L) {
   Devices[ProbeTarget].Single.add(L.Seconds[static_cast<Eigen::Index>(ProbeTarget)]);
-  const std::vector<std::size_t> Candidates = SingleRound;
   bool Alone = activeDevices().size() == 1;
+  if (!Alone && Devices[ProbeTarget].Single.count() == 1)
+    widenIfSlowedAtSplit();
+  const std::vector<std::size_t> Candidates = SingleRound;
   std::size_t Best = ProbeTarget;
-  // The candidates' costs are within Ratio of each other: when the one measured is slower than
-  // the held split by more than that, measuring the others would only cost slow launches.
-  bool Hopeless = !Alone && Devices[ProbeTarget].Single.mean() > candidateRatio() * heldMakespan();
+  // Every candidate is measured, even after a first one that was much slower than the split:
+  // devices that share cores (PoCL's basic and pthread) cost the same per group at the split and
+  // differ by 2x alone.
   for (std::size_t I : Candidates) {
-    if (Devices[I].Single.count() == 0 && !Hopeless) {
+    if (Devices[I].Single.count() == 0) {
       // Compare only once every candidate has been measured: probe the next one soon.
       SinceSingleProbe = SingleInterval - std::min(SingleInterval, 1u);
       return;
@@ -528,8 +540,15 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
   // Positive: what is held (a split, or another device alone) does not beat this device alone
   // by the gain that a split or a switch must bring.
   double Margin = HeldTime - SingleTime * (1.0 - Config.SplitGain);
-  double Error = Config.Confidence * Noise.value() *
-                 std::sqrt(HeldTime * HeldTime / Samples + SingleTime * SingleTime / SingleSamples);
+  // Each side's spread from its own samples once there are a few (a device alone is often far
+  // steadier than a split whose devices share cores), else from the noise estimate.
+  auto Variance = [this](const RunningStats &Stats, double Mean) {
+    if (Stats.count() >= MinSamplesForVariance)
+      return Stats.variance();
+    return Noise.value() * Noise.value() * Mean * Mean;
+  };
+  double Error = Config.Confidence * std::sqrt(Variance(MakespanWindow, HeldTime) / Samples +
+                                               Variance(Single, SingleTime) / SingleSamples);
   // After enough samples a difference still inside the noise is too small to matter: decide.
   if (Single.count() >= Config.RefineMinLaunches)
     Error = 0.0;
@@ -554,6 +573,20 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
   }
   // Too close to call through the noise: measure the best again soon, the samples accumulate.
   SinceSingleProbe = SingleInterval - std::min(SingleInterval, SingleProbeDelay);
+}
+
+void KeyBalancer::widenIfSlowedAtSplit() {
+  double Alone = Devices[ProbeTarget].Single.mean();
+  double Predicted = RoundSplitCosts[ProbeTarget] * static_cast<double>(NumGroups);
+  if (!(Alone * candidateRatio() < Predicted))
+    return;
+  double Fastest = std::numeric_limits<double>::infinity();
+  for (std::size_t I : activeDevices())
+    Fastest = std::min(Fastest, RoundSplitCosts[I]);
+  for (std::size_t I : activeDevices())
+    if (RoundSplitCosts[I] <= SharedHardwareBand * Fastest &&
+        std::find(SingleRound.begin(), SingleRound.end(), I) == SingleRound.end())
+      SingleRound.push_back(I);
 }
 
 void KeyBalancer::goSingle(std::size_t Kept) {

@@ -85,6 +85,9 @@ private:
   std::vector<std::size_t> singleCandidates() const;
   // How much slower than the fastest a candidate's cost per group may be.
   double candidateRatio() const;
+  // After the first time alone of a candidate: when it ran much faster than its cost at the split
+  // predicted, the others are measured too (they may be as slowed at the split).
+  void widenIfSlowedAtSplit();
   bool dropSmallShares(Eigen::VectorXd &Shares);
   void prepare();
 
@@ -125,6 +128,7 @@ private:
   unsigned SinceSingleProbe = 0; // held launches since the single device was last measured
   unsigned SingleInterval = 0;
   std::vector<std::size_t> SingleRound; // candidates of the comparison under way
+  std::vector<double> RoundSplitCosts;  // costs per group at the split when it started
 
   std::uint64_t Launches = 0;
   unsigned Resumes = 0;
