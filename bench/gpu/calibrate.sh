@@ -25,6 +25,18 @@ for size in "--blocks 8388608" "--blocks 33554432"; do run "$gpu" aes $size --it
 for size in "--options 1024 --pairs 1024" "--options 4096 --pairs 4096" "--options 8192 --pairs 16384"; do
   run "$gpu" montecarlo $size --iterations 10
 done
+# PolyBench-style apps (PARTS=poly runs only these).
+if [[ " ${PARTS:-all} " == *" poly "* || "${PARTS:-all}" == all ]]; then
+  for n in 2048 4096; do run "$gpu" gemm --size $n --iterations 5; done
+  for n in 2048 3072; do run "$gpu" mm2 --size $n --iterations 5; done
+  for n in 2048 4096; do run "$gpu" syrk --n $n --m $n --iterations 5; done
+  for n in 2048 3072; do run "$gpu" syr2k --n $n --m $n --iterations 5; done
+  run "$gpu" covariance --n 4096 --m 2048 --iterations 5
+  run "$gpu" conv2d --ni 8192 --nj 8192 --iterations 50
+  run "$gpu" jacobi2d --n 8192 --iterations 50
+  run "$gpu" gesummv --n 16384 --iterations 50
+  [ "${PARTS:-all}" = all ] || exit 0
+fi
 run "$cpu" ep --groups 4096 --pairs 1024 --iterations 2
 run "$cpu" aes --blocks 8388608 --iterations 2
 run "$cpu" montecarlo --options 1024 --pairs 1024 --iterations 2
