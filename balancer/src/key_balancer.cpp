@@ -24,6 +24,10 @@ static constexpr double SingleCandidateBand = 0.25;
 // the others (devices that share hardware: two CPU runtimes on one CPU); the costs at the split
 // then rank nothing, and every device up to this factor of the fastest's cost is measured.
 static constexpr double SharedHardwareBand = 4.0;
+// Once the devices proved independent, a device is not measured alone when its kernel time at
+// the split, scaled to every group, exceeds the held makespan by this factor (below 2, so that
+// two equal devices are not measured again).
+static constexpr double ClearLossRatio = 1.75;
 
 KeyBalancer::KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount,
                          std::uint64_t NumGroups, const std::vector<double> *WarmShares)
@@ -162,6 +166,7 @@ ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measure
     L.Shares[E] = NumGroups ? static_cast<double>(M.Groups) / static_cast<double>(NumGroups) : 0;
     if (M.Groups > 0) {
       L.Seconds[E] = std::max(M.seconds(), MinSeconds);
+      D.KernelCost = std::max(M.KernelSeconds, MinSeconds) / static_cast<double>(M.Groups);
       sampleNoise(I, L.Seconds[E] / static_cast<double>(M.Groups), M.Groups);
     }
     Matches = Matches && M.Groups == Next.Slices[I].Groups &&
@@ -445,12 +450,20 @@ void KeyBalancer::scheduleProbes() {
   if (SingleRound.empty()) {
     SingleRound = singleCandidates();
     RoundSplitCosts.resize(Devices.size());
-    for (std::size_t I = 0; I < Devices.size(); ++I)
+    RoundSplitKernelCosts.resize(Devices.size());
+    for (std::size_t I = 0; I < Devices.size(); ++I) {
       RoundSplitCosts[I] = costOf(I);
+      RoundSplitKernelCosts[I] = Devices[I].KernelCost;
+    }
   }
   const std::vector<std::size_t> &Candidates = SingleRound;
-  if (Candidates.empty())
+  if (Candidates.empty()) {
+    // Every device alone would clearly lose: as if the split had been measured faster.
+    SingleInterval =
+        std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
+    SinceSingleProbe = 0;
     return;
+  }
   // Every candidate is measured once before any is measured again; then the best so far is
   // re-measured until the comparison is decided.
   std::size_t Target = Candidates.front();
@@ -482,8 +495,15 @@ std::vector<std::size_t> KeyBalancer::singleCandidates() const {
   double Fastest = std::numeric_limits<double>::infinity();
   for (std::size_t I : Active)
     Fastest = std::min(Fastest, costOf(I));
+  // A device whose kernels alone would take far longer than the held split, even by its cost
+  // at the split, is not worth measuring: moving every byte to it for the probe (and back
+  // after) is what costs most when the kernel is memory-bound.
+  // Only once a measurement showed that the devices do not slow each other down (their kernel
+  // costs alone matched their costs at the split): then the costs predict a device alone.
   for (std::size_t I : Active)
-    if (costOf(I) <= candidateRatio() * Fastest)
+    if (costOf(I) <= candidateRatio() * Fastest &&
+        !(CostsPredictAlone &&
+          Devices[I].KernelCost * static_cast<double>(NumGroups) > ClearLossRatio * heldMakespan()))
       Candidates.push_back(I);
   return Candidates;
 }
@@ -560,9 +580,11 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
     // What is held was measured faster: keep it. A single device that truly wins by a clear
     // margin rarely measures slower, and the next comparison (at a doubled interval) would
     // catch it; re-measuring here would cost a slow launch each time.
-    if (!Alone)
+    if (!Alone) {
       for (std::size_t I : activeDevices())
         Devices[I].ProbeInterval = Config.ProbeInterval;
+      CostsPredictAlone = kernelCostsMatched(Candidates);
+    }
     SingleInterval =
         std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
     SinceSingleProbe = 0;
@@ -573,6 +595,17 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
   }
   // Too close to call through the noise: measure the best again soon, the samples accumulate.
   SinceSingleProbe = SingleInterval - std::min(SingleInterval, SingleProbeDelay);
+}
+
+bool KeyBalancer::kernelCostsMatched(const std::vector<std::size_t> &Measured) const {
+  for (std::size_t I : Measured) {
+    double Split = RoundSplitKernelCosts[I];
+    double Alone = Devices[I].KernelCost;
+    if (Devices[I].Single.count() == 0 || !(Split > 0.0) ||
+        std::fabs(std::log(Alone / Split)) > std::log(candidateRatio()))
+      return false;
+  }
+  return true;
 }
 
 void KeyBalancer::widenIfSlowedAtSplit() {
@@ -590,6 +623,7 @@ void KeyBalancer::widenIfSlowedAtSplit() {
 }
 
 void KeyBalancer::goSingle(std::size_t Kept) {
+  CostsPredictAlone = false;
   Eigen::VectorXd Alone = Eigen::VectorXd::Zero(Shares.size());
   Alone[static_cast<Eigen::Index>(Kept)] = 1.0;
   for (std::size_t I = 0; I < Devices.size(); ++I) {

@@ -48,6 +48,7 @@ private:
     double LastTransfer = 0.0;
     std::uint64_t LastBytes = 0;
     double Cost = 0.0;            // seconds per work-group when it last ran; 0: never ran
+    double KernelCost = 0.0;      // the same without the transfers the launch caused
     std::uint64_t CostGroups = 0; // groups of the launch that measured Cost
     double Relative = 0.0;        // time / mean time of the devices, when it last ran split
     std::uint64_t RelativeGroups = 0;
@@ -88,6 +89,8 @@ private:
   // After the first time alone of a candidate: when it ran much faster than its cost at the split
   // predicted, the others are measured too (they may be as slowed at the split).
   void widenIfSlowedAtSplit();
+  // Whether each measured device's kernel cost alone matched its cost at the split.
+  bool kernelCostsMatched(const std::vector<std::size_t> &Measured) const;
   bool dropSmallShares(Eigen::VectorXd &Shares);
   void prepare();
 
@@ -129,6 +132,10 @@ private:
   unsigned SingleInterval = 0;
   std::vector<std::size_t> SingleRound; // candidates of the comparison under way
   std::vector<double> RoundSplitCosts;  // costs per group at the split when it started
+  std::vector<double> RoundSplitKernelCosts;
+  // A comparison measured the devices alone at the kernel costs they had at the split: later
+  // comparisons may skip a device whose predicted time alone clearly loses.
+  bool CostsPredictAlone = false;
 
   std::uint64_t Launches = 0;
   unsigned Resumes = 0;
