@@ -188,12 +188,33 @@ void GuardFinder::fromCondition(const Value *Condition, bool Holds, unsigned Dep
     fromCompare(*Compare, Holds ? Compare->getPredicate() : Compare->getInversePredicate(), Out);
 }
 
+void GuardFinder::fromNotEqual(const Value *A, const Value *B, std::vector<analysis::Guard> &Out) {
+  // x != c where c is x's proven minimum (maximum) means x >= c + 1 (x <= c - 1): clang writes
+  // an unsigned `i > 0` as `i == 0` and takes its false edge, the lower bound of every stencil
+  // written with uint indices.
+  std::optional<SymbolicValue> X = Values.value(A, Interp::Signed);
+  std::optional<SymbolicValue> Y = Values.value(B, Interp::Signed);
+  if (X && Y && !X->Linear && Y->Linear)
+    std::swap(X, Y);
+  if (!X || !Y || !X->Linear || !Y->Min || !Y->Max || *Y->Min != *Y->Max)
+    return;
+  const std::int64_t C = *Y->Min;
+  if (X->Min && *X->Min == C && C < INT64_MAX)
+    emit(*X->Linear, Relation::GreaterEqual, SymbolicValue::constant(C + 1), X->Linear->Checks,
+         Out);
+  else if (X->Max && *X->Max == C && C > INT64_MIN)
+    emit(*X->Linear, Relation::LessEqual, SymbolicValue::constant(C - 1), X->Linear->Checks, Out);
+}
+
 void GuardFinder::fromCompare(const ICmpInst &Compare, CmpInst::Predicate Predicate,
                               std::vector<Guard> &Out) {
   const Value *A = Compare.getOperand(0), *B = Compare.getOperand(1);
-  if (!A->getType()->isIntegerTy() || A->getType()->getIntegerBitWidth() > 64 ||
-      Predicate == CmpInst::ICMP_NE)
+  if (!A->getType()->isIntegerTy() || A->getType()->getIntegerBitWidth() > 64)
     return;
+  if (Predicate == CmpInst::ICMP_NE) {
+    fromNotEqual(A, B, Out);
+    return;
+  }
   std::optional<SymbolicValue> X = Values.value(A, Interp::Signed);
   std::optional<SymbolicValue> Y = Values.value(B, Interp::Signed);
   if (X && Y && !X->Linear && Y->Linear) {

@@ -41,6 +41,7 @@ public:
 private:
   void fromCondition(const llvm::Value *Condition, bool Holds, unsigned Depth,
                      std::vector<analysis::Guard> &Out);
+  void fromNotEqual(const llvm::Value *A, const llvm::Value *B, std::vector<analysis::Guard> &Out);
   void fromCompare(const llvm::ICmpInst &Compare, llvm::CmpInst::Predicate Predicate,
                    std::vector<analysis::Guard> &Out);
 

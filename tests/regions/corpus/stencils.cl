@@ -46,3 +46,16 @@ __kernel void stencil3d(__global const float *in, __global float *out, int nx, i
 //@ arg int 16
 //@ arg int 8
 //@ arg int 8
+
+// Unsigned indices: clang writes `i > 0` as `i == 0` and branches on its false edge; the
+// guard's lower bound must still be found (else the slice holding index 0 reads the whole of
+// A: seen on jacobi-1d, 9.5 GiB moved instead of halos).
+__kernel void jacobi1d_uint(__global const float *A, __global float *B, int n) {
+  const uint i = get_global_id(0);
+  if (i > 0 && i + 1 < n)
+    B[i] = 0.33333f * (A[i - 1] + A[i] + A[i + 1]);
+}
+//@ launch jacobi1d_uint global=256 local=16 disjoint=0 tight
+//@ arg buffer 1000 float
+//@ arg buffer 1000 float
+//@ arg int 250
