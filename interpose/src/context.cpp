@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace libsplit {
 
@@ -144,6 +145,15 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     Exec->Worker = std::make_unique<DeviceWorker>();
     this->Exec.push_back(std::move(Exec));
   }
+  // Two H200s, or two sub-devices, have one name: the trace, the timeline's tracks and the
+  // summary tell them apart by a number.
+  std::map<std::string, unsigned> Seen;
+  for (auto &E : Exec)
+    ++Seen[E->Name];
+  std::map<std::string, unsigned> Numbered;
+  for (auto &E : Exec)
+    if (Seen[E->Name] > 1)
+      E->Name += " #" + std::to_string(++Numbered[E->Name]);
   // A single splitting device is no split: everything then runs on the primary.
   if (splitDevices().size() < 2)
     for (auto &E : Exec)
