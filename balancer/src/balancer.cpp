@@ -12,7 +12,8 @@ Balancer::~Balancer() = default;
 Balancer::Balancer(Balancer &&) noexcept = default;
 Balancer &Balancer::operator=(Balancer &&) noexcept = default;
 
-Split Balancer::propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size_t DeviceCount) {
+Split Balancer::propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size_t DeviceCount,
+                        const std::vector<double> &FirstWeights) {
   ++Clock;
   auto It = Keys.find(Key);
   if (It != Keys.end() && (It->second.State->numGroups() != NumGroups ||
@@ -26,7 +27,8 @@ Split Balancer::propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size
     auto Seed = Seeds.find(Key);
     const std::vector<double> *Warm = Seed == Seeds.end() ? nullptr : &Seed->second;
     Entry New;
-    New.State = std::make_unique<KeyBalancer>(Config, DeviceCount, NumGroups, Warm);
+    New.State = std::make_unique<KeyBalancer>(Config, DeviceCount, NumGroups, Warm,
+                                              FirstWeights.empty() ? nullptr : &FirstWeights);
     It = Keys.emplace(Key, std::move(New)).first;
   }
   It->second.LastUse = Clock;

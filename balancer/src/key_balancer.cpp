@@ -30,7 +30,8 @@ static constexpr double SharedHardwareBand = 4.0;
 static constexpr double ClearLossRatio = 1.75;
 
 KeyBalancer::KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount,
-                         std::uint64_t NumGroups, const std::vector<double> *WarmShares)
+                         std::uint64_t NumGroups, const std::vector<double> *WarmShares,
+                         const std::vector<double> *FirstWeights)
     : Config(Config), NumGroups(NumGroups), Devices(DeviceCount),
       Shares(Eigen::VectorXd::Constant(static_cast<Eigen::Index>(DeviceCount),
                                        DeviceCount ? 1.0 / static_cast<double>(DeviceCount) : 0)),
@@ -59,15 +60,30 @@ KeyBalancer::KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount,
   // Nothing to balance: keep the state machine (and its probes) out of the way.
   if (DeviceCount < 2 || NumGroups == 0)
     State = Phase::Fixed;
-  if (State != Phase::Fixed && WarmShares && WarmShares->size() == DeviceCount) {
-    Eigen::VectorXd Warm = Eigen::Map<const Eigen::VectorXd>(
-        WarmShares->data(), static_cast<Eigen::Index>(DeviceCount));
-    if (Warm.allFinite() && Warm.minCoeff() >= 0.0 && Warm.sum() > 0.0) {
-      Shares = Warm / Warm.sum();
-      for (std::size_t I = 0; I < DeviceCount; ++I)
-        Devices[I].Active = Shares[static_cast<Eigen::Index>(I)] > 0.0;
-    }
-  }
+  auto startFrom = [&](const std::vector<double> *Given) {
+    if (State == Phase::Fixed || !Given || Given->size() != DeviceCount)
+      return false;
+    Eigen::VectorXd Start =
+        Eigen::Map<const Eigen::VectorXd>(Given->data(), static_cast<Eigen::Index>(DeviceCount));
+    if (!Start.allFinite() || Start.minCoeff() < 0.0 || !(Start.sum() > 0.0))
+      return false;
+    Start /= Start.sum();
+    // A device whose share rounds to no work-group is not measured: it starts dropped, and the
+    // probes of dropped devices bring it in if it pays.
+    Split Rounded =
+        roundShares(std::vector<double>(Start.data(), Start.data() + Start.size()), NumGroups);
+    for (std::size_t I = 0; I < DeviceCount; ++I)
+      if (Rounded.Slices[I].Groups == 0)
+        Start[static_cast<Eigen::Index>(I)] = 0.0;
+    if (!(Start.sum() > 0.0))
+      return false;
+    Shares = Start / Start.sum();
+    for (std::size_t I = 0; I < DeviceCount; ++I)
+      Devices[I].Active = Shares[static_cast<Eigen::Index>(I)] > 0.0;
+    return true;
+  };
+  if (!startFrom(WarmShares))
+    startFrom(FirstWeights);
   BestShares = Shares;
   BestMakespan = std::numeric_limits<double>::infinity();
   if (State != Phase::Fixed && activeDevices().size() <= 1)
@@ -164,8 +180,9 @@ ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measure
     D.LastBytes = M.BytesMoved;
     L.Groups[I] = M.Groups;
     L.Shares[E] = NumGroups ? static_cast<double>(M.Groups) / static_cast<double>(NumGroups) : 0;
+    const double Transfer = chargedTransfer(D, M);
     if (M.Groups > 0) {
-      L.Seconds[E] = std::max(M.seconds(), MinSeconds);
+      L.Seconds[E] = std::max(M.KernelSeconds + Transfer, MinSeconds);
       D.KernelCost = std::max(M.KernelSeconds, MinSeconds) / static_cast<double>(M.Groups);
       sampleNoise(I, L.Seconds[E] / static_cast<double>(M.Groups), M.Groups);
     }
@@ -238,6 +255,10 @@ void KeyBalancer::searchStep(const Launch &L) {
     return;
   }
 
+  if (CostModelChanged) {
+    Solver->reset();
+    CostModelChanged = false;
+  }
   auto Used = static_cast<Eigen::Index>(Active.size());
   Eigen::VectorXd X(Used);
   Eigen::VectorXd Cost(Used);
@@ -301,6 +322,36 @@ void KeyBalancer::enterHold(const Eigen::VectorXd &Held, const Launch *Measured)
   OverCount = 0;
   if (Measured)
     feedWindow(*Measured);
+}
+
+double KeyBalancer::chargedTransfer(Device &D, const DeviceMeasurement &M) {
+  const bool SameSlice = D.HasRun && M.Groups == D.LastGroups && M.FirstGroup == D.LastFirstGroup;
+  const bool FirstRun = !D.HasRun && M.Groups > 0;
+  double Charged = M.TransferSeconds;
+  if (!FirstRun && M.Groups > 0 && D.TransferHidden) {
+    // From now on this device's times include its transfers: what the solver learnt from the
+    // earlier times no longer describes them.
+    D.TransferHidden = false;
+    CostModelChanged = true;
+  }
+  if (FirstRun) {
+    D.TransferHidden = M.TransferSeconds > 0.0;
+    // The first slice a device runs brings it its initial data, whatever the split: charged, it
+    // makes the device that got the most data look the slowest (AES on a GPU and a CPU: 2 GiB
+    // sent to the GPU at the first launch pushed the split towards the CPU).
+    Charged = 0.0;
+  } else if (SameSlice && M.Groups > 0) {
+    D.SteadyTransfer = M.TransferSeconds;
+    D.HasSteadyTransfer = true;
+  }
+  if (M.Groups > 0) {
+    D.HasRun = true;
+    D.LastGroups = M.Groups;
+    D.LastFirstGroup = M.FirstGroup;
+  } else {
+    D.LastGroups = 0;
+  }
+  return Charged;
 }
 
 void KeyBalancer::sampleNoise(std::size_t I, double Cost, std::uint64_t Groups) {
@@ -521,12 +572,24 @@ void KeyBalancer::afterDeviceProbe(const Launch &L) {
   bool Ran = L.Groups[ProbeTarget] > 0;
   if (Ran && Predicted[Used - 1] >= 2.0 * dropThreshold() &&
       PredictedMakespan < heldMakespan() * (1.0 - Config.ProbeGain)) {
+    // Held on one device, the held launches are that device's time alone: the split the probe
+    // leads to must beat them, as measured. (The prediction comes from a small slice, and devices
+    // that share cores slow each other down at the split; one unlucky new sample alone then kept
+    // a losing split for dozens of launches.)
+    const bool WasSingle = Candidates.size() == 2;
+    const std::size_t Alone = Candidates.front();
+    const RunningStats AloneTimes = MakespanWindow;
     Probed.Active = true;
     Shares.setZero();
     for (Eigen::Index K = 0; K < Used; ++K)
       Shares[static_cast<Eigen::Index>(Candidates[K])] = Predicted[K];
     ++Resumes;
     enterSearch();
+    if (WasSingle) {
+      Devices[Alone].Single = AloneTimes;
+      SingleInterval = SingleProbeDelay;
+      SinceSingleProbe = 0;
+    }
     return;
   }
   Probed.ProbeInterval = std::min(2 * Probed.ProbeInterval, Config.MaxProbeInterval);

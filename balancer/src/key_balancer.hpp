@@ -28,8 +28,10 @@ namespace libsplit::balancer {
 
 class KeyBalancer {
 public:
+  // The first split: WarmShares if given (a saved split), else FirstWeights (the runtime's
+  // guess, see Balancer::propose), else equal shares.
   KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount, std::uint64_t NumGroups,
-              const std::vector<double> *WarmShares);
+              const std::vector<double> *WarmShares, const std::vector<double> *FirstWeights);
 
   std::size_t deviceCount() const { return Devices.size(); }
   std::uint64_t numGroups() const { return NumGroups; }
@@ -47,6 +49,14 @@ private:
     double LastKernel = 0.0;
     double LastTransfer = 0.0;
     std::uint64_t LastBytes = 0;
+    // The slice it ran last time, and the transfer time a launch costs it when its slice does not
+    // change (what a split keeps paying; moving a slice is paid once).
+    std::uint64_t LastGroups = 0;
+    std::uint64_t LastFirstGroup = 0;
+    bool HasRun = false;
+    bool TransferHidden = false; // its first run's transfers were not charged
+    bool HasSteadyTransfer = false;
+    double SteadyTransfer = 0.0;
     double Cost = 0.0;            // seconds per work-group when it last ran; 0: never ran
     double KernelCost = 0.0;      // the same without the transfers the launch caused
     std::uint64_t CostGroups = 0; // groups of the launch that measured Cost
@@ -74,6 +84,8 @@ private:
   void enterSearch();
   void feedWindow(const Launch &L);
   void sampleNoise(std::size_t Device, double Cost, std::uint64_t Groups);
+  // The part of a measured transfer time that the split keeps paying, launch after launch.
+  double chargedTransfer(Device &D, const DeviceMeasurement &M);
   void relativeTimes(Launch &L) const;
   void sampleSpreadNoise(const Launch &L);
   static bool sameSlice(std::uint64_t Groups, std::uint64_t Before);
@@ -136,6 +148,9 @@ private:
   // A comparison measured the devices alone at the kernel costs they had at the split: later
   // comparisons may skip a device whose predicted time alone clearly loses.
   bool CostsPredictAlone = false;
+
+  // Some device's times start to include transfers that were hidden so far (see chargedTransfer).
+  bool CostModelChanged = false;
 
   std::uint64_t Launches = 0;
   unsigned Resumes = 0;

@@ -218,6 +218,13 @@ template <> std::string parseKind<ControlKind::Defer>(std::string_view Text, Def
 template <> std::string formatKind<ControlKind::Defer>(const DeferMode &Value) {
   return formatEnum(Value, DeferNames);
 }
+template <>
+std::string parseKind<ControlKind::FirstSplit>(std::string_view Text, FirstSplitMode &Out) {
+  return parseEnum(Text, FirstSplitNames, Out);
+}
+template <> std::string formatKind<ControlKind::FirstSplit>(const FirstSplitMode &Value) {
+  return formatEnum(Value, FirstSplitNames);
+}
 
 // "(...)" in the Default column describes a default instead of being one.
 bool isDescribedDefault(std::string_view Default) { return startsWith(Default, "("); }

@@ -28,6 +28,10 @@ inline constexpr std::array<std::string_view, 3> TuningNames = {"save", "load", 
 enum class DeferMode { Mprotect, Copy, Off };
 inline constexpr std::array<std::string_view, 3> DeferNames = {"mprotect", "copy", "off"};
 
+// The split of a launch the adaptive balancers have not measured yet.
+enum class FirstSplitMode { ByType, Uniform };
+inline constexpr std::array<std::string_view, 2> FirstSplitNames = {"by-type", "uniform"};
+
 // What the runtime knows of a device when it applies LIBSPLIT_DEVICES (from clGetDeviceInfo;
 // kept free of OpenCL types so that this library needs no OpenCL headers).
 enum class DeviceType { Gpu, Cpu, Other };
@@ -77,6 +81,7 @@ enum class ControlKind {
   Shares,     // StaticShares: finite, >= 0, summing to 1; in device order or by device name
   Tuning,     // TuningMode
   Defer,      // DeferMode
+  FirstSplit, // FirstSplitMode
 };
 
 template <ControlKind Kind> struct ControlTraits;
@@ -91,6 +96,7 @@ template <> struct ControlTraits<ControlKind::Balancer> { using Type = BalancerK
 template <> struct ControlTraits<ControlKind::Shares> { using Type = StaticShares; };
 template <> struct ControlTraits<ControlKind::Tuning> { using Type = TuningMode; };
 template <> struct ControlTraits<ControlKind::Defer> { using Type = DeferMode; };
+template <> struct ControlTraits<ControlKind::FirstSplit> { using Type = FirstSplitMode; };
 template <ControlKind Kind> using ControlType = typename ControlTraits<Kind>::Type;
 
 enum class ControlId : unsigned {

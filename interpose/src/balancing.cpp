@@ -45,11 +45,26 @@ std::string applicationName() {
 
 } // namespace
 
+std::vector<double> firstWeights(const std::vector<unsigned long> &Types, unsigned long AppType) {
+  std::vector<double> Weights;
+  bool AnyLike = false;
+  for (unsigned long Type : Types) {
+    const bool Like = (Type & AppType) != 0;
+    AnyLike = AnyLike || Like;
+    Weights.push_back(Like ? 1.0 : UnlikeWeight);
+  }
+  // No device of the app's type takes part: nothing to prefer.
+  if (!AnyLike)
+    Weights.assign(Types.size(), 1.0);
+  return Weights;
+}
+
 LaunchBalancer::LaunchBalancer(const config::Config &Settings)
     : Engine(configFromControls(Settings)) {}
 
 balancer::Split LaunchBalancer::propose(const balancer::LaunchKey &Key, std::uint64_t Groups,
-                                        const std::vector<std::string> &DeviceNames) {
+                                        const std::vector<std::string> &DeviceNames,
+                                        const std::vector<double> &FirstWeights) {
   std::lock_guard<std::mutex> Lock(Mutex);
   Runtime &RT = runtime();
   if (!StaticResolved && Engine.config().Kind == balancer::Strategy::Static) {
@@ -70,7 +85,10 @@ balancer::Split LaunchBalancer::propose(const balancer::LaunchKey &Key, std::uin
   }
   if (!TuningStarted)
     startTuning(DeviceNames);
-  return Engine.propose(Key, Groups, DeviceNames.size());
+  return Engine.propose(Key, Groups, DeviceNames.size(),
+                        RT.config().FirstSplit == config::FirstSplitMode::ByType
+                            ? FirstWeights
+                            : std::vector<double>());
 }
 
 void LaunchBalancer::observe(const balancer::LaunchKey &Key,

@@ -127,6 +127,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
                          Exec->MaxWorkItemSizes.data(), nullptr);
     Real.clGetDeviceInfo(W.Real, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(cl_ulong), &Exec->LocalMemSize,
                          nullptr);
+    Real.clGetDeviceInfo(W.Real, CL_DEVICE_TYPE, sizeof(cl_device_type), &Exec->Type, nullptr);
     char Version[512] = {};
     unsigned Major = 1, Minor = 0;
     Real.clGetDeviceInfo(W.Real, CL_DEVICE_VERSION, sizeof(Version) - 1, Version, nullptr);

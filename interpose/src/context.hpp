@@ -28,6 +28,7 @@ struct ExecDevice {
   std::vector<std::size_t> MaxWorkItemSizes;
   cl_ulong LocalMemSize = 0;
   unsigned Version = 0; // OpenCL version of the device: 10 * major + minor
+  cl_device_type Type = 0;
   std::unique_ptr<DeviceWorker> Worker;
 };
 

@@ -408,9 +408,13 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   }
   Key.SplitDim = Dim;
   std::vector<std::string> Names;
-  for (ExecDevice *D : Devices)
+  std::vector<unsigned long> Types;
+  for (ExecDevice *D : Devices) {
     Names.push_back(D->Name);
-  const balancer::Split Proposal = RT.balancer().propose(Key, Groups, Names);
+    Types.push_back(D->Type & ~CL_DEVICE_TYPE_DEFAULT);
+  }
+  const balancer::Split Proposal = RT.balancer().propose(
+      Key, Groups, Names, firstWeights(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT));
 
   std::vector<Slice> Slices;
   for (size_t I = 0; I < Devices.size() && I < Proposal.Slices.size(); ++I)

@@ -67,6 +67,7 @@ TEST_CASE("unset controls take the table's defaults", "[config]") {
   CHECK(C.Trace.empty());
   CHECK(C.Timeline.empty());
   CHECK(C.Defer == DeferMode::Mprotect);
+  CHECK(C.FirstSplit == FirstSplitMode::ByType);
   CHECK(C.CacheDir == "/home/user/.cache/libsplit");
   CHECK(C.Cc.empty());
   CHECK(C.MinGroupsPerDevice == 1);
@@ -92,6 +93,7 @@ TEST_CASE("keyword controls list exactly the parser's names", "[config]") {
   CHECK(controlInfo(ControlId::Balancer).Accepted == join(BalancerNames));
   CHECK(controlInfo(ControlId::Tuning).Accepted == join(TuningNames));
   CHECK(controlInfo(ControlId::Defer).Accepted == join(DeferNames));
+  CHECK(controlInfo(ControlId::FirstSplit).Accepted == join(FirstSplitNames));
   CHECK(controlInfo(ControlId::Debug).Accepted == join(DebugCategoryNames) + ", all; comma list");
   for (const ControlInfo &Info : Controls) {
     INFO(Info.Name);
@@ -135,6 +137,8 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
       {"LIBSPLIT_BALANCER", "broyden", "broyden"},
       {"LIBSPLIT_STATIC", "0.6,0.4", "0.6,0.4"},
       {"LIBSPLIT_STATIC", "0.25, 0.25, 0.5", "0.25,0.25,0.5"},
+      {"LIBSPLIT_FIRST_SPLIT", "uniform", "uniform"},
+      {"LIBSPLIT_FIRST_SPLIT", "By-Type", "by-type"},
       {"LIBSPLIT_TUNING", "load", "load"},
       {"LIBSPLIT_TUNING", "off", "off"},
       {"LIBSPLIT_TRACE", "trace.jsonl", "trace.jsonl"},
@@ -218,6 +222,8 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
        "LIBSPLIT_TUNING: unknown value 'both'; accepted: save, load, off"},
       {"LIBSPLIT_DEFER", "lazy",
        "LIBSPLIT_DEFER: unknown value 'lazy'; accepted: mprotect, copy, off"},
+      {"LIBSPLIT_FIRST_SPLIT", "bytype",
+       "LIBSPLIT_FIRST_SPLIT: unknown value 'bytype'; accepted: by-type, uniform"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "0",
        "LIBSPLIT_MIN_GROUPS_PER_DEVICE: '0' is less than 1; accepted: integer >= 1"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "1.5",

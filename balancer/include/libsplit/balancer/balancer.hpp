@@ -47,7 +47,11 @@ public:
 
   // The split for the next launch of Key. Calling it again without observe returns the same
   // split. A new NumGroups or DeviceCount for a known key restarts that key.
-  Split propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size_t DeviceCount);
+  // FirstWeights (one per device, or empty) is the caller's guess of the devices' relative
+  // speeds: the adaptive strategies start a key from it when no warm start is seeded for it,
+  // else from equal shares. A device whose first share rounds to no work-group starts dropped.
+  Split propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size_t DeviceCount,
+                const std::vector<double> &FirstWeights = {});
 
   // What the devices took for the split the last propose returned, one entry per device.
   ObserveStatus observe(const LaunchKey &Key, const std::vector<DeviceMeasurement> &Measurements);
