@@ -1,5 +1,7 @@
 #include "output_compare.hpp"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -60,10 +62,29 @@ static double relativeError(double A, double B, ElementType Type) {
   return std::fabs(A - B) / Scale;
 }
 
+bool parseTolerance(const std::string &Text, Tolerance &Out) {
+  static const std::string Norm = "@norm";
+  std::string Number = Text;
+  Out.Normwise =
+      Text.size() > Norm.size() && Text.compare(Text.size() - Norm.size(), Norm.size(), Norm) == 0;
+  if (Out.Normwise)
+    Number.resize(Text.size() - Norm.size());
+  char *End = nullptr;
+  Out.Value = std::strtod(Number.c_str(), &End);
+  return !Number.empty() && End && *End == '\0' && std::isfinite(Out.Value) && Out.Value >= 0.0;
+}
+
 CompareResult compareOutputs(const std::vector<std::uint8_t> &Expected,
                              const std::vector<std::uint8_t> &Actual, ElementType Type,
                              double Tolerance) {
+  return compareOutputs(Expected, Actual, Type, {Tolerance, false});
+}
+
+CompareResult compareOutputs(const std::vector<std::uint8_t> &Expected,
+                             const std::vector<std::uint8_t> &Actual, ElementType Type,
+                             const Tolerance &Bound) {
   CompareResult Result;
+  Result.Normwise = Bound.Normwise;
   const std::size_t Size = elementSize(Type);
   if (Expected.size() != Actual.size()) {
     Result.Problem = "sizes differ: " + std::to_string(Expected.size()) + " vs " +
@@ -76,17 +97,26 @@ CompareResult compareOutputs(const std::vector<std::uint8_t> &Expected,
     return Result;
   }
   Result.Elements = Expected.size() / Size;
+  double Largest = 0.0;
+  if (Bound.Normwise)
+    for (std::size_t I = 0; I < Result.Elements; ++I) {
+      const double Value = std::fabs(elementAt(Expected, I, Type));
+      if (std::isfinite(Value))
+        Largest = std::max(Largest, Value);
+    }
   for (std::size_t I = 0; I < Result.Elements; ++I) {
     if (std::memcmp(Expected.data() + I * Size, Actual.data() + I * Size, Size) == 0)
       continue;
     if (Result.Differing++ == 0)
       Result.FirstDifference = I;
-    Result.MaxRelativeError =
-        std::max(Result.MaxRelativeError,
-                 relativeError(elementAt(Expected, I, Type), elementAt(Actual, I, Type), Type));
+    const double A = elementAt(Expected, I, Type), B = elementAt(Actual, I, Type);
+    double Error = relativeError(A, B, Type);
+    if (Bound.Normwise && std::isfinite(Error))
+      Error = std::fabs(A - B) / std::max(Largest, 1e-30);
+    Result.MaxRelativeError = std::max(Result.MaxRelativeError, Error);
   }
   Result.Identical = Result.Differing == 0;
-  Result.WithinTolerance = Result.MaxRelativeError <= Tolerance;
+  Result.WithinTolerance = Result.MaxRelativeError <= Bound.Value;
   return Result;
 }
 
@@ -101,7 +131,8 @@ std::string describe(const CompareResult &Result, const std::vector<std::uint8_t
   }
   Out.precision(9);
   Out << Result.Differing << " of " << Result.Elements << " elements differ, max relative error "
-      << Result.MaxRelativeError << "; first at element " << Result.FirstDifference << ": expected "
+      << Result.MaxRelativeError << (Result.Normwise ? " (of the largest magnitude)" : "")
+      << "; first at element " << Result.FirstDifference << ": expected "
       << elementAt(Expected, Result.FirstDifference, Type) << ", got "
       << elementAt(Actual, Result.FirstDifference, Type);
   return Out.str();

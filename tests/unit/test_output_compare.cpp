@@ -52,3 +52,33 @@ TEST_CASE("outputs of different sizes cannot be compared", "[compare]") {
   CHECK_FALSE(R.WithinTolerance);
   CHECK_FALSE(R.Identical);
 }
+
+TEST_CASE("a normwise tolerance scales errors by the largest expected magnitude", "[compare]") {
+  // A covariance-like output: one large entry, one near zero that differs by 2% of itself.
+  auto A = bytesOf(std::vector<float>{100.0f, 0.001f});
+  auto B = bytesOf(std::vector<float>{100.0f, 0.00102f});
+  Tolerance Elementwise, Normwise;
+  REQUIRE(parseTolerance("1e-4", Elementwise));
+  REQUIRE(parseTolerance("1e-4@norm", Normwise));
+  CHECK_FALSE(Elementwise.Normwise);
+  CHECK(Normwise.Normwise);
+  CHECK(Normwise.Value == Approx(1e-4));
+  CHECK_FALSE(compareOutputs(A, B, ElementType::F32, Elementwise).WithinTolerance);
+  CompareResult R = compareOutputs(A, B, ElementType::F32, Normwise);
+  CHECK(R.WithinTolerance);
+  CHECK(R.MaxRelativeError == Approx(2e-7).epsilon(0.01));
+  // A large entry off by more than 1e-4 of the largest magnitude still fails.
+  auto C = bytesOf(std::vector<float>{100.1f, 0.001f});
+  CHECK_FALSE(compareOutputs(A, C, ElementType::F32, Normwise).WithinTolerance);
+  // NaN is never within tolerance.
+  auto D = bytesOf(std::vector<float>{100.0f, std::nanf("")});
+  CHECK_FALSE(compareOutputs(A, D, ElementType::F32, Normwise).WithinTolerance);
+}
+
+TEST_CASE("malformed tolerances are refused", "[compare]") {
+  Tolerance T;
+  for (const char *Bad : {"", "x", "1e-4@", "1e-4@max", "-1", "nan", "@norm", "1e-4 "})
+    CHECK_FALSE(parseTolerance(Bad, T));
+  CHECK(parseTolerance("0", T));
+  CHECK(T.Value == 0.0);
+}
