@@ -72,14 +72,18 @@ if [ "$quick" != --quick ] && [ -x "$root/bench/run" ]; then
   gpus=$(awk '$2 == "gpu" {printf "%s%s", sep, $1; sep=","}' "$out/devices.txt")
   # (a) the GPUs together; (b) the GPUs and the CPU. Native runs: each GPU alone (the CPU alone
   # would take minutes per run at these sizes: calibrate.sh measured it at smaller ones).
-  [[ " $parts " == *" gpus "* ]] &&
-  /usr/bin/python3 "$root/bench/run" --build-dir "$pack" --out "$out/bench-gpus" --sizes 0 \
-    --repeat ${REPEAT:-2} --sweep-step 0.2 --refine 1 --native-devices "$gpus" \
-    --env "LIBSPLIT_CC=$pack/bin/libsplit-cc" --env LIBSPLIT_DEVICES=gpu ${BENCH_ARGS:-} || status=1
-  [[ " $parts " == *" gpus-cpu "* ]] &&
-  /usr/bin/python3 "$root/bench/run" --build-dir "$pack" --out "$out/bench-gpus-cpu" --sizes 0 \
-    --repeat ${REPEAT:-2} --strategies fixedpoint,broyden --native-devices "$gpus" \
-    --env "LIBSPLIT_CC=$pack/bin/libsplit-cc" --env LIBSPLIT_DEVICES=all ${BENCH_ARGS:-} || status=1
+  if [[ " $parts " == *" gpus "* ]]; then
+    /usr/bin/python3 "$root/bench/run" --build-dir "$pack" --out "$out/bench-gpus" --sizes 0 \
+      --repeat ${REPEAT:-2} --sweep-step 0.2 --refine 1 --native-devices "$gpus" \
+      --env "LIBSPLIT_CC=$pack/bin/libsplit-cc" --env LIBSPLIT_DEVICES=gpu ${BENCH_ARGS:-} ||
+      status=1
+  fi
+  if [[ " $parts " == *" gpus-cpu "* ]]; then
+    /usr/bin/python3 "$root/bench/run" --build-dir "$pack" --out "$out/bench-gpus-cpu" --sizes 0 \
+      --repeat ${REPEAT:-2} --strategies fixedpoint,broyden --native-devices "$gpus" \
+      --env "LIBSPLIT_CC=$pack/bin/libsplit-cc" --env LIBSPLIT_DEVICES=all ${BENCH_ARGS:-} ||
+      status=1
+  fi
 fi
 # Few files travel back: the traces and logs go in one archive.
 details=$(cd "$out" && ls -d e2e bench-*/runs 2>/dev/null)

@@ -143,7 +143,14 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
   std::uint64_t BytesIn = 0;
   for (const KernelArg &A : R.Args)
     if (A.What == KernelArg::Kind::Buffer) {
-      Missing.emplace_back(A.Mem.get(), A.Mem->missingOn(Device.Index, wholeOf(*A.Mem)));
+      RangeSet Lacking = A.Mem->missingOn(Device.Index, wholeOf(*A.Mem));
+      // Undefined contents need not travel (an output buffer's first launch: conv2d on one
+      // H200 sent its 256 MiB result buffer before the kernel that overwrites it).
+      if (A.Mem->neverWritten()) {
+        A.Mem->markValidOn(Device.Index, Lacking);
+        Lacking.clear();
+      }
+      Missing.emplace_back(A.Mem.get(), std::move(Lacking));
       BytesIn += Missing.back().second.totalBytes();
     }
   for (auto &[B, Ranges] : Missing)
