@@ -63,4 +63,17 @@ Split roundShares(const std::vector<double> &Shares, std::uint64_t NumGroups) {
   return Result;
 }
 
+std::vector<double> weightsByKind(const std::vector<unsigned long> &Kinds, unsigned long AppKind) {
+  std::vector<double> Weights;
+  bool AnyLike = false;
+  for (unsigned long Kind : Kinds) {
+    const bool Like = (Kind & AppKind) != 0;
+    AnyLike = AnyLike || Like;
+    Weights.push_back(Like ? 1.0 : UnlikeWeight);
+  }
+  if (!AnyLike)
+    Weights.assign(Kinds.size(), 1.0);
+  return Weights;
+}
+
 } // namespace libsplit::balancer

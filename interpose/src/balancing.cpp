@@ -45,20 +45,6 @@ std::string applicationName() {
 
 } // namespace
 
-std::vector<double> firstWeights(const std::vector<unsigned long> &Types, unsigned long AppType) {
-  std::vector<double> Weights;
-  bool AnyLike = false;
-  for (unsigned long Type : Types) {
-    const bool Like = (Type & AppType) != 0;
-    AnyLike = AnyLike || Like;
-    Weights.push_back(Like ? 1.0 : UnlikeWeight);
-  }
-  // No device of the app's type takes part: nothing to prefer.
-  if (!AnyLike)
-    Weights.assign(Types.size(), 1.0);
-  return Weights;
-}
-
 LaunchBalancer::LaunchBalancer(const config::Config &Settings)
     : Engine(configFromControls(Settings)) {}
 

@@ -13,14 +13,6 @@
 
 namespace libsplit {
 
-// The first split's guess of relative speeds (LIBSPLIT_FIRST_SPLIT=by-type): devices of the
-// app's device's type (GPU, CPU...) count as equals; each other device as UnlikeWeight of one.
-// Two GPUs then start evenly, while a CPU 100-400 times slower than a GPU (EP, AES on an H200)
-// does not hold the first launch of a GPU app: it gets a few work-groups to be measured, or
-// none (then probed later). An app on the CPU keeps nearly all of its first launch, as natively.
-inline constexpr double UnlikeWeight = 1.0 / 1024;
-std::vector<double> firstWeights(const std::vector<unsigned long> &Types, unsigned long AppType);
-
 class LaunchBalancer {
 public:
   explicit LaunchBalancer(const config::Config &Settings);

@@ -421,7 +421,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     Types.push_back(D->Type & ~CL_DEVICE_TYPE_DEFAULT);
   }
   const balancer::Split Proposal = RT.balancer().propose(
-      Key, Groups, Names, firstWeights(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT));
+      Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT));
 
   std::vector<Slice> Slices;
   for (size_t I = 0; I < Devices.size() && I < Proposal.Slices.size(); ++I)

@@ -122,6 +122,15 @@ TEST_CASE("transfer time counts: a device that moves more data is slower", "[api
   CHECK(T.LastBytesMoved[1] == 4096);
 }
 
+TEST_CASE("first weights by kind: the app's kind counts as equals, others 1/1024", "[api]") {
+  const unsigned long Gpu = 4, Cpu = 2;
+  CHECK(weightsByKind({Gpu, Gpu, Cpu}, Gpu) == std::vector<double>{1.0, 1.0, UnlikeWeight});
+  CHECK(weightsByKind({Gpu, Cpu}, Cpu) == std::vector<double>{UnlikeWeight, 1.0});
+  CHECK(weightsByKind({Cpu, Cpu}, Cpu) == std::vector<double>{1.0, 1.0});
+  // The app's device is not among the split devices, nor any of its kind: no preference.
+  CHECK(weightsByKind({Cpu, Cpu}, Gpu) == std::vector<double>{1.0, 1.0});
+}
+
 TEST_CASE("a first split from weights: the app's kind of device first, unmeasured ones dropped",
           "[api]") {
   Balancer B;
