@@ -325,33 +325,23 @@ void KeyBalancer::enterHold(const Eigen::VectorXd &Held, const Launch *Measured)
 }
 
 double KeyBalancer::chargedTransfer(Device &D, const DeviceMeasurement &M) {
-  const bool SameSlice = D.HasRun && M.Groups == D.LastGroups && M.FirstGroup == D.LastFirstGroup;
-  const bool FirstRun = !D.HasRun && M.Groups > 0;
-  double Charged = M.TransferSeconds;
-  if (!FirstRun && M.Groups > 0 && D.TransferHidden) {
+  if (M.Groups == 0)
+    return M.TransferSeconds;
+  if (!D.HasRun) {
+    D.HasRun = true;
+    D.TransferHidden = M.TransferSeconds > 0.0;
+    // The first slice a device runs brings it its initial data, whatever the split: charged, it
+    // makes the device that got the most data look the slowest (AES on a GPU and a CPU: 2 GiB
+    // sent to the GPU at the first launch pushed the split towards the CPU).
+    return 0.0;
+  }
+  if (D.TransferHidden) {
     // From now on this device's times include its transfers: what the solver learnt from the
     // earlier times no longer describes them.
     D.TransferHidden = false;
     CostModelChanged = true;
   }
-  if (FirstRun) {
-    D.TransferHidden = M.TransferSeconds > 0.0;
-    // The first slice a device runs brings it its initial data, whatever the split: charged, it
-    // makes the device that got the most data look the slowest (AES on a GPU and a CPU: 2 GiB
-    // sent to the GPU at the first launch pushed the split towards the CPU).
-    Charged = 0.0;
-  } else if (SameSlice && M.Groups > 0) {
-    D.SteadyTransfer = M.TransferSeconds;
-    D.HasSteadyTransfer = true;
-  }
-  if (M.Groups > 0) {
-    D.HasRun = true;
-    D.LastGroups = M.Groups;
-    D.LastFirstGroup = M.FirstGroup;
-  } else {
-    D.LastGroups = 0;
-  }
-  return Charged;
+  return M.TransferSeconds;
 }
 
 void KeyBalancer::sampleNoise(std::size_t I, double Cost, std::uint64_t Groups) {

@@ -49,11 +49,7 @@ private:
     double LastKernel = 0.0;
     double LastTransfer = 0.0;
     std::uint64_t LastBytes = 0;
-    // The slice it ran last time, and the transfer time a launch costs it when its slice does not
-    // change (what a split keeps paying; moving a slice is paid once).
-    std::uint64_t LastGroups = 0;
-    std::uint64_t LastFirstGroup = 0;
-    bool HasRun = false;
+    bool HasRun = false;         // ran a slice of this key
     bool TransferHidden = false; // its first run's transfers were not charged
     bool HasSteadyTransfer = false;
     double SteadyTransfer = 0.0;
@@ -84,7 +80,8 @@ private:
   void enterSearch();
   void feedWindow(const Launch &L);
   void sampleNoise(std::size_t Device, double Cost, std::uint64_t Groups);
-  // The part of a measured transfer time that the split keeps paying, launch after launch.
+  // The part of a measured transfer time charged to the split: all of it, except at the
+  // device's first slice of the key.
   double chargedTransfer(Device &D, const DeviceMeasurement &M);
   void relativeTimes(Launch &L) const;
   void sampleSpreadNoise(const Launch &L);
