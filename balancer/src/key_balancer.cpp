@@ -400,6 +400,12 @@ void KeyBalancer::feedWindow(const Launch &L) {
 }
 
 void KeyBalancer::holdStep(const Launch &L) {
+  if (AfterFailedProbe) {
+    AfterFailedProbe = false;
+    budgetProbe(ProbeTarget, FailedProbeExcess + std::max(0.0, L.Makespan - heldMakespan()));
+    scheduleProbes();
+    return;
+  }
   feedWindow(L);
   if (activeDevices().size() >= 2) {
     if (driftDetected(L)) {
@@ -584,6 +590,20 @@ void KeyBalancer::afterDeviceProbe(const Launch &L) {
   }
   Probed.ProbeInterval = std::min(2 * Probed.ProbeInterval, Config.MaxProbeInterval);
   Probed.SinceProbe = 0;
+  AfterFailedProbe = true;
+  FailedProbeExcess = std::max(0.0, L.Makespan - heldMakespan());
+  budgetProbe(ProbeTarget, FailedProbeExcess);
+}
+
+void KeyBalancer::budgetProbe(std::size_t Probed, double Excess) {
+  const double Held = heldMakespan();
+  if (!(Held > 0.0) || !(Config.ProbeBudget > 0.0))
+    return;
+  // Past this, a device is as good as dropped for the run; the cap keeps the arithmetic finite.
+  constexpr double LongestInterval = 1 << 20;
+  const double Needed = std::min(std::ceil(Excess / (Config.ProbeBudget * Held)), LongestInterval);
+  Device &D = Devices[Probed];
+  D.ProbeInterval = std::max(D.ProbeInterval, static_cast<unsigned>(Needed));
 }
 
 void KeyBalancer::afterSingleProbe(const Launch &L) {

@@ -76,6 +76,8 @@ private:
   void holdStep(const Launch &L);
   void afterDeviceProbe(const Launch &L);
   void afterSingleProbe(const Launch &L);
+  // Spaces the probes of a device so that what they cost stays within Config.ProbeBudget.
+  void budgetProbe(std::size_t Probed, double Excess);
   void enterHold(const Eigen::VectorXd &Shares, const Launch *Measured);
   void enterSearch();
   void feedWindow(const Launch &L);
@@ -119,6 +121,10 @@ private:
   Phase State = Phase::Search;
   LaunchPurpose NextPurpose = LaunchPurpose::Balance;
   std::size_t ProbeTarget = 0;
+  // The launch after a device probe that did not pay: its time beyond the held makespan is the
+  // probe's too (the probed slice's data coming back), not a measure of the held split.
+  bool AfterFailedProbe = false;
+  double FailedProbeExcess = 0.0;
   Split Next;
 
   std::unique_ptr<ShareSolver> Solver;

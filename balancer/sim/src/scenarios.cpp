@@ -114,6 +114,15 @@ Scenario slowDeviceTransfer(double TransferUnits) {
   return S;
 }
 
+Scenario probeMovesData() {
+  Scenario S;
+  S.Name = "probe-moves-data";
+  S.NumGroups = 1000;
+  S.Devices.push_back({"gpu", linear(1.0), {}});
+  S.Devices.push_back({"cpu", linear(1.0 / 300.0), fixedTransfer(8.0 * 1000 * Unit)});
+  return S;
+}
+
 Scenario mergeCost() {
   Scenario S;
   S.Name = "merge-no-pay";

@@ -31,6 +31,20 @@ TEST_CASE("a fixed transfer larger than the slow device's gain: the slow device 
   }
 }
 
+TEST_CASE("probes that move data are spaced so that they cost at most 1% of the run",
+          "[single][probe]") {
+  // Doubling the interval up to 512 launches alone spends about 9 / 512 of the time on probes
+  // once at the cap, more before it: 1.76% over these launches (0.76% with the budget).
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden}) {
+    Run R;
+    KeyTrace T = finalTrace(probeMovesData(), Kind, 3000, R);
+    INFO(strategyName(Kind));
+    CHECK(T.Active == std::vector<bool>{true, false});
+    CHECK(probes(R, 100, 3000) >= 1); // still probed: conditions may change
+    CHECK(meanOverSingle(R, 100, 3000) <= 1.012);
+  }
+}
+
 TEST_CASE("a split that is balanced but slower than one device: the single probe finds it",
           "[single]") {
   // Both devices pay a merge whenever the range is split; the solvers balance them perfectly

@@ -61,6 +61,12 @@ struct BalancerConfig {
   unsigned MaxProbeInterval = 512;
   double ProbeShare = 0.05;
   double ProbeGain = 0.05;
+  // What a probe that did not pay cost beyond the held makespan (its launch and the next one,
+  // which brings the probed slice's data back), spread over the launches until the next probe of
+  // that device, stays under ProbeBudget of their time: the interval grows past
+  // MaxProbeInterval when it must (a memory-bound kernel on a GPU, a CPU hundreds of times
+  // slower, the probe's data crossing twice).
+  double ProbeBudget = 0.01;
   // Splitting must beat the best single device by SplitGain, else the balancer runs on that
   // device alone. The single-device option is measured by a probe launch some launches after
   // each convergence, then again at doubling intervals while the split keeps winning.

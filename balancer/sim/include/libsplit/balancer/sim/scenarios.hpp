@@ -40,6 +40,10 @@ Scenario speedFlip(std::uint64_t At);
 // At 1.2 no split beats the fast device alone; at 0.6 the split gains 13%.
 Scenario slowDeviceTransfer(double TransferUnits);
 
+// A memory-bound kernel on a GPU and a CPU 300x slower whose every slice moves data costing 8
+// times the GPU's whole launch: once dropped, each probe of the CPU costs about 9 launches.
+Scenario probeMovesData();
+
 // Splitting makes every device merge the written array (0.6 N units each), as for writes whose
 // regions are unknown: a balanced split exists but is 27% slower than the fast device alone.
 Scenario mergeCost();
