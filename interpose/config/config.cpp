@@ -226,6 +226,13 @@ template <> std::string formatKind<ControlKind::FirstSplit>(const FirstSplitMode
   return formatEnum(Value, FirstSplitNames);
 }
 
+template <> std::string parseKind<ControlKind::Upload>(std::string_view Text, UploadMode &Out) {
+  return parseEnum(Text, UploadNames, Out);
+}
+template <> std::string formatKind<ControlKind::Upload>(const UploadMode &Value) {
+  return formatEnum(Value, UploadNames);
+}
+
 // "(...)" in the Default column describes a default instead of being one.
 bool isDescribedDefault(std::string_view Default) { return startsWith(Default, "("); }
 

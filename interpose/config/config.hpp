@@ -28,6 +28,10 @@ inline constexpr std::array<std::string_view, 3> TuningNames = {"save", "load", 
 enum class DeferMode { Mprotect, Copy, Off };
 inline constexpr std::array<std::string_view, 3> DeferNames = {"mprotect", "copy", "off"};
 
+// When a host write reaches the app's own device (the others get their slices at launch).
+enum class UploadMode { Auto, AtWrite, AtLaunch };
+inline constexpr std::array<std::string_view, 3> UploadNames = {"auto", "at-write", "at-launch"};
+
 // The split of a launch the adaptive balancers have not measured yet.
 enum class FirstSplitMode { ByType, Uniform };
 inline constexpr std::array<std::string_view, 2> FirstSplitNames = {"by-type", "uniform"};
@@ -82,6 +86,7 @@ enum class ControlKind {
   Tuning,     // TuningMode
   Defer,      // DeferMode
   FirstSplit, // FirstSplitMode
+  Upload,     // UploadMode
 };
 
 template <ControlKind Kind> struct ControlTraits;
@@ -97,6 +102,7 @@ template <> struct ControlTraits<ControlKind::Shares> { using Type = StaticShare
 template <> struct ControlTraits<ControlKind::Tuning> { using Type = TuningMode; };
 template <> struct ControlTraits<ControlKind::Defer> { using Type = DeferMode; };
 template <> struct ControlTraits<ControlKind::FirstSplit> { using Type = FirstSplitMode; };
+template <> struct ControlTraits<ControlKind::Upload> { using Type = UploadMode; };
 template <ControlKind Kind> using ControlType = typename ControlTraits<Kind>::Type;
 
 enum class ControlId : unsigned {

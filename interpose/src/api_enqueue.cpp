@@ -40,6 +40,11 @@ Buffer::HostSource appSource(const void *Pointer, size_t Bytes) {
                                               : Buffer::HostSource::App;
 }
 
+// Where the app's host writes on Q go at once (LIBSPLIT_UPLOAD): its device, or nowhere.
+ExecDevice *uploadTarget(Queue &Q) {
+  return Q.context().uploadsAtWrite(Q.exec()) ? &Q.exec() : nullptr;
+}
+
 // A rectangle in a linear buffer: the byte offset of each row.
 struct RectRows {
   size_t RowBytes = 0;
@@ -155,10 +160,13 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
   LIBSPLIT_CHECK(hostCannotWrite(*B), CL_INVALID_OPERATION);
   auto Keep = B->shared_from_this();
   const Buffer::HostSource Source = appSource(Pointer, Size);
+  ExecDevice *SendTo = uploadTarget(*Q);
   return enqueue(*Q, CL_COMMAND_WRITE_BUFFER, NumWait, WaitList, Event, Blocking,
-                 [Keep, Offset, Size, Pointer, Source](libsplit::Event &) {
+                 [Keep, Offset, Size, Pointer, Source, SendTo](libsplit::Event &) {
                    std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
                    Keep->write(Offset, Size, Pointer, Source);
+                   if (SendTo)
+                     Keep->sendNow(*SendTo, Offset, Size);
                    return CL_SUCCESS;
                  });
 }
@@ -274,13 +282,16 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
   // Each row is a write of its own: rows large enough are deferred, the others copied.
   const size_t HostExtent = InHost.Offsets.back() + InHost.RowBytes;
   const Buffer::HostSource Source = appSource(Pointer, HostExtent);
+  ExecDevice *SendTo = uploadTarget(*Q);
   return enqueue(*Q, CL_COMMAND_WRITE_BUFFER_RECT, NumWait, WaitList, Event, Blocking,
-                 [Keep, InBuffer, InHost, Pointer, Source](libsplit::Event &) {
+                 [Keep, InBuffer, InHost, Pointer, Source, SendTo](libsplit::Event &) {
                    std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
                    for (size_t Row = 0; Row < InBuffer.Offsets.size(); ++Row)
                      Keep->write(InBuffer.Offsets[Row], InBuffer.RowBytes,
                                  static_cast<const std::uint8_t *>(Pointer) + InHost.Offsets[Row],
                                  Source);
+                   if (SendTo)
+                     Keep->sendNow(*SendTo, rowsIn(*Keep, InBuffer));
                    return CL_SUCCESS;
                  });
 }
@@ -379,12 +390,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue QueueHa
   Buffer::Mapping M;
   LIBSPLIT_CHECK(!B->takeMapping(Pointer, M), CL_INVALID_VALUE);
   auto Keep = B->shared_from_this();
+  ExecDevice *SendTo = uploadTarget(*Q);
   return enqueue(*Q, CL_COMMAND_UNMAP_MEM_OBJECT, NumWait, WaitList, Event, false,
-                 [Keep, M](libsplit::Event &) {
+                 [Keep, M, SendTo](libsplit::Event &) {
                    if (M.Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) {
                      std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
                      const size_t Base = Keep->rootOffset() + M.Offset;
                      Keep->root().wroteOnHost(RangeSet(Base, Base + M.Bytes));
+                     if (SendTo)
+                       Keep->sendNow(*SendTo, M.Offset, M.Bytes);
                    }
                    return CL_SUCCESS;
                  });

@@ -36,10 +36,14 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     setError(ErrorRet, Error);
     return nullptr;
   }
-  if (Flags & CL_MEM_COPY_HOST_PTR)
+  if (Flags & CL_MEM_COPY_HOST_PTR) {
+    // No lock: nobody else knows the buffer yet.
     B->write(0, Size, HostPtr,
              onCallingThreadStack(HostPtr, Size) ? Buffer::HostSource::AppUnstable
                                                  : Buffer::HostSource::App);
+    if (C->uploadsAtWrite(C->primary()))
+      B->sendNow(C->primary(), 0, Size);
+  }
   setError(ErrorRet, CL_SUCCESS);
   return B.get();
 }

@@ -346,6 +346,27 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
     Root.pushEverywhere(Written);
 }
 
+void Buffer::sendNow(ExecDevice &Device, size_t Offset, size_t Bytes) {
+  const size_t Base = rootOffset() + Offset;
+  sendNow(Device, RangeSet(Base, Base + Bytes));
+}
+
+void Buffer::sendNow(ExecDevice &Device, const RangeSet &RootRanges) {
+  if (Parent)
+    return root().sendNow(Device, RootRanges);
+  RangeSet Missing = missingOn(Device.Index, RootRanges);
+  Missing = HostValid.intersection(Missing);
+  if (Missing.empty())
+    return;
+  ExecDevice *Target = &Device;
+  if (runOnDevices({{Target, [this, Target, &Missing] {
+                       return pushHostBytes(*Target, Missing);
+                     }}}) != CL_SUCCESS)
+    return;
+  markValidOn(Device.Index, Missing);
+  runtime().recorder().countEagerBytes(Missing.totalBytes());
+}
+
 cl_int Buffer::pushEverywhere(const RangeSet &Ranges) {
   std::vector<DeviceJob> Jobs;
   for (const auto &Device : Owner->devices()) {

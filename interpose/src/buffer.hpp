@@ -82,6 +82,11 @@ public:
   };
   // Host data replaces [Offset, Offset + Bytes) of this buffer.
   void write(size_t Offset, size_t Bytes, const void *Source, HostSource From);
+  // After a host write (LIBSPLIT_UPLOAD): sends the part of [Offset, Offset + Bytes) (this
+  // buffer's coordinates) that Device lacks from the host, now. A failure is not the write's:
+  // the device gets the bytes before its next use.
+  void sendNow(ExecDevice &Device, size_t Offset, size_t Bytes);
+  void sendNow(ExecDevice &Device, const RangeSet &RootRanges);
 
   void addDestructorCallback(DestructorCallback Fn, void *UserData);
   std::atomic<cl_uint> MapCount{0};

@@ -2,6 +2,8 @@
 
 #include "runtime.hpp"
 
+#include "libsplit/balancer/split.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -160,6 +162,38 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     for (auto &E : Exec)
       E->Splits = false;
   return CL_SUCCESS;
+}
+
+bool Context::uploadsAtWrite(const ExecDevice &AppDevice) {
+  const config::Config &Settings = runtime().config();
+  switch (Settings.Upload) {
+  case config::UploadMode::AtWrite:
+    return true;
+  case config::UploadMode::AtLaunch:
+    return false;
+  case config::UploadMode::Auto:
+    break;
+  }
+  // Expected to take most of the work: the only device (unsplit launches run on it), or more
+  // than half of the first split by type. Two GPUs then take half each: sending one of them
+  // everything at the write would cost more than each fetching its half at the launch.
+  const std::vector<ExecDevice *> Split = splitDevices();
+  if (Split.size() < 2)
+    return true;
+  if (Settings.FirstSplit != config::FirstSplitMode::ByType)
+    return false;
+  std::vector<unsigned long> Kinds;
+  for (const ExecDevice *D : Split)
+    Kinds.push_back(D->Type & ~CL_DEVICE_TYPE_DEFAULT);
+  const std::vector<double> Weights =
+      balancer::weightsByKind(Kinds, AppDevice.Type & ~CL_DEVICE_TYPE_DEFAULT);
+  double Mine = 0.0, Sum = 0.0;
+  for (std::size_t I = 0; I < Split.size() && I < Weights.size(); ++I) {
+    Sum += Weights[I];
+    if (Split[I] == &AppDevice)
+      Mine = Weights[I];
+  }
+  return Mine > 0.5 * Sum;
 }
 
 Context::~Context() {

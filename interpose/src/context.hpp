@@ -51,6 +51,9 @@ public:
   // the app never named is not the app's to use).
   ExecDevice *execFor(const Device *AppDevice);
   std::vector<ExecDevice *> splitDevices();
+  // Whether the app's host writes reach AppDevice at the write, as natively (LIBSPLIT_UPLOAD),
+  // rather than at the first launch that needs them.
+  bool uploadsAtWrite(const ExecDevice &AppDevice);
 
   // Commands of all queues of this context that touch buffers run under this lock, so buffer
   // validity bookkeeping never races (the app's own cross-queue races stay its own).

@@ -68,6 +68,7 @@ TEST_CASE("unset controls take the table's defaults", "[config]") {
   CHECK(C.Timeline.empty());
   CHECK(C.Defer == DeferMode::Mprotect);
   CHECK(C.FirstSplit == FirstSplitMode::ByType);
+  CHECK(C.Upload == UploadMode::Auto);
   CHECK(C.CacheDir == "/home/user/.cache/libsplit");
   CHECK(C.Cc.empty());
   CHECK(C.MinGroupsPerDevice == 1);
@@ -94,6 +95,7 @@ TEST_CASE("keyword controls list exactly the parser's names", "[config]") {
   CHECK(controlInfo(ControlId::Tuning).Accepted == join(TuningNames));
   CHECK(controlInfo(ControlId::Defer).Accepted == join(DeferNames));
   CHECK(controlInfo(ControlId::FirstSplit).Accepted == join(FirstSplitNames));
+  CHECK(controlInfo(ControlId::Upload).Accepted == join(UploadNames));
   CHECK(controlInfo(ControlId::Debug).Accepted == join(DebugCategoryNames) + ", all; comma list");
   for (const ControlInfo &Info : Controls) {
     INFO(Info.Name);
@@ -139,6 +141,8 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
       {"LIBSPLIT_STATIC", "0.25, 0.25, 0.5", "0.25,0.25,0.5"},
       {"LIBSPLIT_FIRST_SPLIT", "uniform", "uniform"},
       {"LIBSPLIT_FIRST_SPLIT", "By-Type", "by-type"},
+      {"LIBSPLIT_UPLOAD", "at-write", "at-write"},
+      {"LIBSPLIT_UPLOAD", "AT-LAUNCH", "at-launch"},
       {"LIBSPLIT_TUNING", "load", "load"},
       {"LIBSPLIT_TUNING", "off", "off"},
       {"LIBSPLIT_TRACE", "trace.jsonl", "trace.jsonl"},
@@ -224,6 +228,8 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
        "LIBSPLIT_DEFER: unknown value 'lazy'; accepted: mprotect, copy, off"},
       {"LIBSPLIT_FIRST_SPLIT", "bytype",
        "LIBSPLIT_FIRST_SPLIT: unknown value 'bytype'; accepted: by-type, uniform"},
+      {"LIBSPLIT_UPLOAD", "eager",
+       "LIBSPLIT_UPLOAD: unknown value 'eager'; accepted: auto, at-write, at-launch"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "0",
        "LIBSPLIT_MIN_GROUPS_PER_DEVICE: '0' is less than 1; accepted: integer >= 1"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "1.5",
