@@ -10,18 +10,19 @@ using namespace libsplit;
 namespace {
 
 // Enqueues Body on Q after the app's wait list; blocks when asked; hands out the event. A
-// blocking command that failed returns its error, as the native call would.
+// blocking command that failed returns its error, as the native call would. FinishAnyway: a
+// non-blocking command waited for all the same, its error left to its event.
 template <typename Fn>
 cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *WaitList,
-               cl_event *EventOut, bool Blocking, Fn Body,
-               CommandOrder Order = CommandOrder::Free) {
+               cl_event *EventOut, bool Blocking, Fn Body, CommandOrder Order = CommandOrder::Free,
+               bool FinishAnyway = false) {
   std::vector<std::shared_ptr<Event>> Dependencies;
   if (cl_int Error = resolveWaitList(NumWait, WaitList, Q.context(), Dependencies);
       Error != CL_SUCCESS)
     return Error;
   auto Done = Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order);
   cl_int Result = CL_SUCCESS;
-  if (Blocking && Done->wait() < 0)
+  if ((Blocking || FinishAnyway) && Done->wait() < 0 && Blocking)
     Result = Done->status();
   returnEvent(Done, EventOut);
   return Result;
@@ -43,6 +44,14 @@ Buffer::HostSource appSource(const void *Pointer, size_t Bytes) {
 // Where the app's host writes on Q go at once (LIBSPLIT_UPLOAD): its device, or nowhere.
 ExecDevice *uploadTarget(Queue &Q) {
   return Q.context().uploadsAtWrite(Q.exec()) ? &Q.exec() : nullptr;
+}
+
+// A non-blocking write sent at once finishes inside the call when nothing can hold it back (no
+// wait list, an idle queue), as NVIDIA's driver does with pageable memory: otherwise it would
+// run beside the app's next calls and land in the first launch, which natively starts with the
+// data already on the device.
+bool finishWithinCall(Queue &Q, const ExecDevice *SendTo, cl_uint NumWait) {
+  return SendTo && NumWait == 0 && Q.idle();
 }
 
 // A rectangle in a linear buffer: the byte offset of each row.
@@ -161,14 +170,17 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
   auto Keep = B->shared_from_this();
   const Buffer::HostSource Source = appSource(Pointer, Size);
   ExecDevice *SendTo = uploadTarget(*Q);
-  return enqueue(*Q, CL_COMMAND_WRITE_BUFFER, NumWait, WaitList, Event, Blocking,
-                 [Keep, Offset, Size, Pointer, Source, SendTo](libsplit::Event &) {
-                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
-                   Keep->write(Offset, Size, Pointer, Source);
-                   if (SendTo)
-                     Keep->sendNow(*SendTo, Offset, Size);
-                   return CL_SUCCESS;
-                 });
+  const bool Finish = finishWithinCall(*Q, SendTo, NumWait);
+  return enqueue(
+      *Q, CL_COMMAND_WRITE_BUFFER, NumWait, WaitList, Event, Blocking,
+      [Keep, Offset, Size, Pointer, Source, SendTo](libsplit::Event &) {
+        std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+        Keep->write(Offset, Size, Pointer, Source);
+        if (SendTo)
+          Keep->sendNow(*SendTo, Offset, Size);
+        return CL_SUCCESS;
+      },
+      CommandOrder::Free, Finish);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle, cl_mem Source,
@@ -283,17 +295,19 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
   const size_t HostExtent = InHost.Offsets.back() + InHost.RowBytes;
   const Buffer::HostSource Source = appSource(Pointer, HostExtent);
   ExecDevice *SendTo = uploadTarget(*Q);
-  return enqueue(*Q, CL_COMMAND_WRITE_BUFFER_RECT, NumWait, WaitList, Event, Blocking,
-                 [Keep, InBuffer, InHost, Pointer, Source, SendTo](libsplit::Event &) {
-                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
-                   for (size_t Row = 0; Row < InBuffer.Offsets.size(); ++Row)
-                     Keep->write(InBuffer.Offsets[Row], InBuffer.RowBytes,
-                                 static_cast<const std::uint8_t *>(Pointer) + InHost.Offsets[Row],
-                                 Source);
-                   if (SendTo)
-                     Keep->sendNow(*SendTo, rowsIn(*Keep, InBuffer));
-                   return CL_SUCCESS;
-                 });
+  const bool Finish = finishWithinCall(*Q, SendTo, NumWait);
+  return enqueue(
+      *Q, CL_COMMAND_WRITE_BUFFER_RECT, NumWait, WaitList, Event, Blocking,
+      [Keep, InBuffer, InHost, Pointer, Source, SendTo](libsplit::Event &) {
+        std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+        for (size_t Row = 0; Row < InBuffer.Offsets.size(); ++Row)
+          Keep->write(InBuffer.Offsets[Row], InBuffer.RowBytes,
+                      static_cast<const std::uint8_t *>(Pointer) + InHost.Offsets[Row], Source);
+        if (SendTo)
+          Keep->sendNow(*SendTo, rowsIn(*Keep, InBuffer));
+        return CL_SUCCESS;
+      },
+      CommandOrder::Free, Finish);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferRect(

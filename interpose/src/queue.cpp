@@ -53,6 +53,14 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
   return Done;
 }
 
+bool Queue::idle() {
+  std::lock_guard<std::mutex> Lock(PendingMutex);
+  return std::all_of(Pending.begin(), Pending.end(), [](const std::weak_ptr<Event> &Weak) {
+    auto E = Weak.lock();
+    return !E || E->status() <= CL_COMPLETE;
+  });
+}
+
 cl_int Queue::finish() {
   std::vector<std::weak_ptr<Event>> Waiting;
   {

@@ -48,6 +48,8 @@ public:
                                  CommandBody Body, CommandOrder Order = CommandOrder::Free);
   // Waits for every command enqueued so far.
   cl_int finish();
+  // Every command enqueued so far has finished.
+  bool idle();
 
 private:
   struct Command {

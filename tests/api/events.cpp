@@ -114,17 +114,28 @@ void acrossQueues(const Setup &S, cl_kernel Iota, cl_kernel AddOne) {
        clEnqueueNDRangeKernel(Second, AddOne, 1, nullptr, &N, nullptr, 1, &Fill, &Add));
   show("q1 read (waits q2 add_one)",
        clEnqueueReadBuffer(S.Queue, Buffer, CL_FALSE, 0, Bytes, Output.data(), 1, &Add, &Read));
+  // No wait list, but queued behind gated commands: a non-blocking write must return at once
+  // (LIBSPLIT_UPLOAD=at-write finishes such a write inside the call only on an idle queue).
+  cl_mem Spare = createBuffer(S.Context, CL_MEM_READ_WRITE, Bytes);
+  const std::vector<cl_uint> Ones(N, 1);
+  cl_event Behind = nullptr;
+  show("q1 write (no wait list, behind gated commands)",
+       clEnqueueWriteBuffer(S.Queue, Spare, CL_FALSE, 0, Bytes, Ones.data(), 0, nullptr, &Behind));
   clFlush(S.Queue);
   clFlush(Second);
   // The second queue has nothing else: finishing it must not wait for the gated command... but
   // its only command waits on the gated one, so look at statuses instead.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   say("q2 command gated through q1: %s", yesNo(gated(Add)));
+  say("q1 write behind them gated: %s", yesNo(gated(Behind)));
   show("clSetUserEventStatus", clSetUserEventStatus(User, CL_COMPLETE));
   const cl_event All[] = {Fill, Add, Read};
   show("clWaitForEvents(3 events, 2 queues)", clWaitForEvents(3, All));
   say("statuses: %s %s %s", statusName(eventStatus(Fill)), statusName(eventStatus(Add)),
       statusName(eventStatus(Read)));
+  show("clWaitForEvents(write behind)", clWaitForEvents(1, &Behind));
+  clReleaseEvent(Behind);
+  clReleaseMemObject(Spare);
   bool Correct = true;
   for (size_t I = 0; I < N; ++I)
     Correct = Correct && Output[I] == 101 + I;
