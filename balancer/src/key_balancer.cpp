@@ -722,10 +722,13 @@ void KeyBalancer::prepare() {
   auto N = static_cast<double>(std::max<std::uint64_t>(NumGroups, 1));
   if (NextPurpose == LaunchPurpose::ProbeDevice) {
     // Small enough not to stretch the launch past the held makespan, if its cost is known,
-    // and at least one work-group.
+    // and at least one work-group; one work-group for a device never measured (dropped from the
+    // start: a CPU beside a GPU may be thousands of times slower per group).
     double Probe = Config.ProbeShare;
     if (Devices[ProbeTarget].Cost > 0.0)
       Probe = std::min(Probe, heldMakespan() / (Devices[ProbeTarget].Cost * N));
+    else if (!Devices[ProbeTarget].HasRun)
+      Probe = 0.0;
     Probe = std::max(Probe, 1.0 / N);
     for (double &Share : Planned)
       Share *= 1.0 - Probe;

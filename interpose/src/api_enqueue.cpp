@@ -175,9 +175,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
       *Q, CL_COMMAND_WRITE_BUFFER, NumWait, WaitList, Event, Blocking,
       [Keep, Offset, Size, Pointer, Source, SendTo](libsplit::Event &) {
         std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
-        Keep->write(Offset, Size, Pointer, Source);
-        if (SendTo)
-          Keep->sendNow(*SendTo, Offset, Size);
+        Keep->write(Offset, Size, Pointer, Source, SendTo);
         return CL_SUCCESS;
       },
       CommandOrder::Free, Finish);

@@ -40,9 +40,8 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     // No lock: nobody else knows the buffer yet.
     B->write(0, Size, HostPtr,
              onCallingThreadStack(HostPtr, Size) ? Buffer::HostSource::AppUnstable
-                                                 : Buffer::HostSource::App);
-    if (C->uploadsAtWrite(C->primary()))
-      B->sendNow(C->primary(), 0, Size);
+                                                 : Buffer::HostSource::App,
+             C->uploadsAtWrite(C->primary()) ? &C->primary() : nullptr);
   }
   setError(ErrorRet, CL_SUCCESS);
   return B.get();

@@ -80,8 +80,10 @@ public:
     AppUnstable, // the app's memory that must not be protected (its caller's stack): copied
     HostCopy,    // libsplit's own host copy (a copy between buffers): copied
   };
-  // Host data replaces [Offset, Offset + Bytes) of this buffer.
-  void write(size_t Offset, size_t Bytes, const void *Source, HostSource From);
+  // Host data replaces [Offset, Offset + Bytes) of this buffer. SendTo (LIBSPLIT_UPLOAD): the
+  // app's device, which gets the bytes now.
+  void write(size_t Offset, size_t Bytes, const void *Source, HostSource From,
+             ExecDevice *SendTo = nullptr);
   // After a host write (LIBSPLIT_UPLOAD): sends the part of [Offset, Offset + Bytes) (this
   // buffer's coordinates) that Device lacks from the host, now. A failure is not the write's:
   // the device gets the bytes before its next use.
@@ -133,6 +135,8 @@ private:
   cl_int pushHostBytes(ExecDevice &Device, const RangeSet &Ranges);
   // Whether Pointer lies in this root buffer's staging copy.
   bool inHostCopy(const void *Pointer);
+  // The app's memory straight to one device's copy of [Begin, Begin + Bytes), waited for.
+  cl_int sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const void *Source);
   // LIBSPLIT_DEFER=off: the app's write goes to every device now.
   cl_int pushEverywhere(const RangeSet &Ranges);
   bool EverWritten = false;          // root buffers only

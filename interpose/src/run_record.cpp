@@ -167,7 +167,7 @@ std::string RunRecorder::summary() const {
                   static_cast<double>(EagerBytes) / 1048576.0);
     Out << "host writes: " << count(HostWrite::Deferred, "deferred") << ", "
         << count(HostWrite::Copied, "copied") << ", " << count(HostWrite::Eager, "sent eagerly")
-        << Sent;
+        << ", " << count(HostWrite::ToAppDevice, "sent to the app's device") << Sent;
   }
   Out << "per device: busy time (kernels and transfers):\n";
   for (const auto &[Name, Seconds] : DeviceBusy) {

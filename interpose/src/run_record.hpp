@@ -54,9 +54,11 @@ public:
   void record(const LaunchRecord &Launch);
 
   // Host writes (clEnqueueWriteBuffer[Rect], CL_MEM_COPY_HOST_PTR) by what LIBSPLIT_DEFER did.
-  enum class HostWrite { Deferred, Copied, Eager };
+  // ToAppDevice: LIBSPLIT_UPLOAD sent it to the app's device, straight from the app's memory.
+  enum class HostWrite { Deferred, Copied, Eager, ToAppDevice };
   void countHostWrite(HostWrite Kind, std::uint64_t Bytes);
-  // Bytes sent to devices at write time (LIBSPLIT_DEFER=off), all devices together.
+  // Bytes sent to devices at write time (LIBSPLIT_DEFER=off, LIBSPLIT_UPLOAD), all devices
+  // together.
   void countEagerBytes(std::uint64_t Bytes);
   // The LIBSPLIT_SUMMARY text (empty when not asked for).
   std::string summary() const;

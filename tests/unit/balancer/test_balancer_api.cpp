@@ -122,10 +122,10 @@ TEST_CASE("transfer time counts: a device that moves more data is slower", "[api
   CHECK(T.LastBytesMoved[1] == 4096);
 }
 
-TEST_CASE("first weights by kind: the app's kind counts as equals, others 1/1024", "[api]") {
+TEST_CASE("first weights by kind: the app's kind counts as equals, others as nothing", "[api]") {
   const unsigned long Gpu = 4, Cpu = 2;
-  CHECK(weightsByKind({Gpu, Gpu, Cpu}, Gpu) == std::vector<double>{1.0, 1.0, UnlikeWeight});
-  CHECK(weightsByKind({Gpu, Cpu}, Cpu) == std::vector<double>{UnlikeWeight, 1.0});
+  CHECK(weightsByKind({Gpu, Gpu, Cpu}, Gpu) == std::vector<double>{1.0, 1.0, 0.0});
+  CHECK(weightsByKind({Gpu, Cpu}, Cpu) == std::vector<double>{0.0, 1.0});
   CHECK(weightsByKind({Cpu, Cpu}, Cpu) == std::vector<double>{1.0, 1.0});
   // The app's device is not among the split devices, nor any of its kind: no preference.
   CHECK(weightsByKind({Cpu, Cpu}, Gpu) == std::vector<double>{1.0, 1.0});
@@ -153,6 +153,33 @@ TEST_CASE("a first split from weights: the app's kind of device first, unmeasure
   // The fixed strategies ignore it.
   Balancer U(parseBalancerConfig("uniform").Config);
   CHECK(U.propose(K, 100, 2, {1.0, 1.0 / 1024}).Slices[0].Groups == 50);
+}
+
+TEST_CASE("a device dropped before it ever ran is probed with one work-group", "[api][probe]") {
+  // The GPU alone at first (weights by kind); the CPU, 300 times slower per group, is measured
+  // by the smallest probe: 5% of the groups would hold that launch 16 times as long.
+  Balancer B;
+  LaunchKey K = key("unmeasured", 4096);
+  const std::vector<double> Cost = {1e-6, 3e-4};
+  unsigned Launches = 0;
+  Split S = B.propose(K, 4096, 2, {1.0, 0.0});
+  CHECK(S.Slices[1].Groups == 0);
+  while (S.Purpose != LaunchPurpose::ProbeDevice && Launches++ < 64) {
+    B.observe(K, measure(S, Cost));
+    S = B.propose(K, 4096, 2);
+  }
+  REQUIRE(S.Purpose == LaunchPurpose::ProbeDevice);
+  CHECK(S.Slices[1].Groups == 1);
+  // Measured now: the next probe's size follows from its cost (no more than the held
+  // makespan, 4.1 ms: 13.7 groups, rounded to 14), whatever ProbeShare would give (205).
+  B.observe(K, measure(S, Cost));
+  S = B.propose(K, 4096, 2);
+  while (S.Purpose != LaunchPurpose::ProbeDevice && Launches++ < 4096) {
+    B.observe(K, measure(S, Cost));
+    S = B.propose(K, 4096, 2);
+  }
+  REQUIRE(S.Purpose == LaunchPurpose::ProbeDevice);
+  CHECK(S.Slices[1].Groups == 14);
 }
 
 TEST_CASE("the trace names the states a key goes through", "[api][trace]") {
