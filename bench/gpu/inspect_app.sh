@@ -4,7 +4,8 @@
 # compile log, for each device set in DEVICES and each LIBSPLIT_UPLOAD mode in UPLOADS, ROUNDS
 # times (default 2; the last round's files are kept: the drivers compile kernels lazily at their
 # first launch and cache them on disk, so a first round on a fresh machine pays for the JIT).
-# Writes into $OUT/inspect-APP (logs, traces, timelines; the app's outputs are not kept).
+# LIBSPLIT_SO: another libsplit.so to preload (A/B comparisons). Writes into $OUT/inspect-APP
+# (logs, traces, timelines; the app's outputs are not kept).
 #
 #   APP=aes APP_ARGS="--blocks 67108864 --iterations 10" DEVICES="all gpu" \
 #     UPLOADS="auto at-launch" bench/gpu/inspect_app.sh
@@ -24,7 +25,7 @@ for round in $(seq "${ROUNDS:-2}"); do
 for devices in ${DEVICES:-all gpu}; do
   for upload in ${UPLOADS:-auto}; do
     run="$devices-$upload"
-    /usr/bin/time -f "wall %e s, max rss %M KiB" env LD_PRELOAD="$pack/lib/libsplit.so" \
+    /usr/bin/time -f "wall %e s, max rss %M KiB" env LD_PRELOAD="${LIBSPLIT_SO:-$pack/lib/libsplit.so}" \
       LIBSPLIT_CC="$pack/bin/libsplit-cc" LIBSPLIT_DEVICES="$devices" LIBSPLIT_TUNING=off \
       LIBSPLIT_UPLOAD="$upload" LIBSPLIT_SUMMARY=1 LIBSPLIT_DEBUG=compile \
       LIBSPLIT_TIMELINE="$out/timeline-$run.json" LIBSPLIT_TRACE="$out/trace-$run.jsonl" \
