@@ -234,6 +234,11 @@ void Context::addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void
 cl_int runOnDevices(std::vector<DeviceJob> Jobs) {
   if (Jobs.empty())
     return CL_SUCCESS;
+  if (Jobs.size() == 1) {
+    cl_int Result = CL_SUCCESS;
+    Jobs.front().Device->Worker->runHere([&] { Result = Jobs.front().Run(); });
+    return Result;
+  }
   Countdown AllDone(static_cast<int>(Jobs.size()));
   std::vector<cl_int> Results(Jobs.size(), CL_SUCCESS);
   for (std::size_t I = 0; I < Jobs.size(); ++I)

@@ -21,18 +21,45 @@ void DeviceWorker::post(std::function<void()> Job) {
   Wake.notify_one();
 }
 
+void DeviceWorker::runHere(const std::function<void()> &Job) {
+  bool Here = false;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Here = !Running && Jobs.empty();
+    Running = Running || Here;
+  }
+  if (!Here) {
+    Countdown Done(1);
+    post([&] {
+      Job();
+      Done.done();
+    });
+    Done.wait();
+    return;
+  }
+  Job();
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Running = false;
+  }
+  Wake.notify_one();
+}
+
 void DeviceWorker::loop() {
   for (;;) {
     std::function<void()> Job;
     {
       std::unique_lock<std::mutex> Lock(Mutex);
-      Wake.wait(Lock, [this] { return Stopping || !Jobs.empty(); });
+      Wake.wait(Lock, [this] { return Stopping || (!Jobs.empty() && !Running); });
       if (Jobs.empty())
         return;
       Job = std::move(Jobs.front());
       Jobs.pop_front();
+      Running = true;
     }
     Job();
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Running = false;
   }
 }
 
