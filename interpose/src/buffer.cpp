@@ -391,9 +391,9 @@ cl_int Buffer::sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const
   ExecDevice *On = &Device;
   return runOnDevices({{On, [On, Target, Begin, Bytes, Source] {
                           const SpanOnTimeline Shown(*On, "write from app");
-                          return runtime().real().clEnqueueWriteBuffer(
-                              On->RealQueue, Target, CL_TRUE, Begin, Bytes, Source, 0, nullptr,
-                              nullptr);
+                          return runtime().real().clEnqueueWriteBuffer(On->RealQueue, Target,
+                                                                       CL_TRUE, Begin, Bytes,
+                                                                       Source, 0, nullptr, nullptr);
                         }}});
 }
 
