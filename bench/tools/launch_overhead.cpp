@@ -39,8 +39,8 @@ int main(int argc, char **argv) {
   CL_CHECK(clSetKernelArg(Kernel, 1, sizeof(int), &Never));
 
   auto launch = [&] {
-    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, &Local, 0, nullptr,
-                                    nullptr));
+    CL_CHECK(
+        clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, &Local, 0, nullptr, nullptr));
     if (SyncEach)
       CL_CHECK(clFinish(Queue));
   };
