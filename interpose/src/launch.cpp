@@ -92,18 +92,10 @@ cl_int setArgs(cl_kernel Real, ExecDevice &Device, const std::vector<KernelArg> 
   return CL_SUCCESS;
 }
 
-// Enqueues the kernel, waits, and returns its profiled duration in Seconds.
-cl_int runKernel(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R,
-                 const std::array<size_t, 3> &Offset, const std::array<size_t, 3> &Global,
-                 bool UseLocal, double &Seconds) {
+// Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds.
+cl_int awaitKernel(cl_event Done, double &Seconds) {
   const RealApi &Api = runtime().real();
-  cl_event Done = nullptr;
-  cl_int Error =
-      Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim, Offset.data(), Global.data(),
-                                 UseLocal ? R.Local.data() : nullptr, 0, nullptr, &Done);
-  if (Error != CL_SUCCESS)
-    return Error;
-  Error = Api.clWaitForEvents(1, &Done);
+  cl_int Error = Api.clWaitForEvents(1, &Done);
   cl_ulong Start = 0, End = 0;
   if (Error == CL_SUCCESS &&
       Api.clGetEventProfilingInfo(Done, CL_PROFILING_COMMAND_START, sizeof(Start), &Start,
@@ -114,6 +106,19 @@ cl_int runKernel(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R,
     Seconds = static_cast<double>(End - Start) * 1e-9;
   Api.clReleaseEvent(Done);
   return Error;
+}
+
+// Enqueues the kernel, waits, and returns its profiled duration in Seconds.
+cl_int runKernel(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R,
+                 const std::array<size_t, 3> &Offset, const std::array<size_t, 3> &Global,
+                 bool UseLocal, double &Seconds) {
+  cl_event Done = nullptr;
+  const cl_int Error = runtime().real().clEnqueueNDRangeKernel(
+      Device.RealQueue, Real, R.WorkDim, Offset.data(), Global.data(),
+      UseLocal ? R.Local.data() : nullptr, 0, nullptr, &Done);
+  if (Error != CL_SUCCESS)
+    return Error;
+  return awaitKernel(Done, Seconds);
 }
 
 bool readOnlyForKernels(const Buffer &B) {
@@ -136,8 +141,11 @@ LaunchRecord recordOf(const Kernel &K, const LaunchRequest &R) {
   return Rec;
 }
 
-// The whole launch on one device, with the app's own NDRange (NULL local size included).
-cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std::string &Reason) {
+// The whole launch on one device, with the app's own NDRange (NULL local size included). With
+// Pipeline (an in-order queue), the kernel is left running and its wait handed to the queue
+// (FinishesLater), so that the app's next launch is queued on the device before this one ends.
+cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std::string &Reason,
+                Queue *Pipeline) {
   const auto Start = Clock::now();
   std::vector<std::pair<Buffer *, RangeSet>> Missing;
   std::uint64_t BytesIn = 0;
@@ -156,7 +164,8 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
   for (auto &[B, Ranges] : Missing)
     if (cl_int Error = B->fetchToHost(Ranges); Error != CL_SUCCESS)
       return Error;
-  double KernelSeconds = 0.0;
+  cl_event Running = nullptr;
+  auto KernelStart = Clock::now();
   const cl_int Result = runOnDevices(
       {{&Device, [&]() -> cl_int {
           for (auto &[B, Ranges] : Missing)
@@ -168,32 +177,52 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
             return Error;
           if ((Error = setArgs(Real, Device, R.Args)) != CL_SUCCESS)
             return Error;
-          const auto KernelStart = Clock::now();
-          Error = runKernel(Device, Real, R, R.Offset, R.Global, R.LocalGiven, KernelSeconds);
-          runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
-          return Error;
+          KernelStart = Clock::now();
+          return runtime().real().clEnqueueNDRangeKernel(
+              Device.RealQueue, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
+              R.LocalGiven ? R.Local.data() : nullptr, 0, nullptr, &Running);
         }}});
   for (auto &[B, Ranges] : Missing)
     B->markValidOn(Device.Index, Ranges);
   if (Result != CL_SUCCESS)
     return Result;
+  // Later commands see the results where they will be: their transfers queue behind the kernel.
   for (const KernelArg &A : R.Args)
     if (A.What == KernelArg::Kind::Buffer && !readOnlyForKernels(*A.Mem))
       A.Mem->wroteOn(Device.Index, wholeOf(*A.Mem));
 
   LaunchRecord Rec = recordOf(K, R);
   Rec.Unsplit = Reason;
-  Rec.MakespanSeconds = secondsSince(Start);
   DeviceRecord D;
   D.Name = Device.Name;
   D.Share = 1.0;
   D.Groups = R.LocalGiven ? R.Global[0] / R.Local[0] : 0;
-  D.KernelSeconds = KernelSeconds;
-  D.TransferSeconds = std::max(0.0, Rec.MakespanSeconds - KernelSeconds);
+  D.TransferSeconds = std::chrono::duration<double>(KernelStart - Start).count();
   D.BytesIn = BytesIn;
-  Rec.Devices.push_back(D);
-  runtime().recorder().record(Rec);
-  return CL_SUCCESS;
+  // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
+  auto Finish = [Running, Rec, D, Args = R.Args, Track = Device.Name, Name = K.name(),
+                 KernelStart]() mutable -> cl_int {
+    double KernelSeconds = 0.0;
+    const cl_int Error = awaitKernel(Running, KernelSeconds);
+    const auto End = Clock::now();
+    const auto Ran = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(KernelSeconds));
+    runtime().timeline().span(Track, Name, std::max(KernelStart, End - Ran), End);
+    if (Error != CL_SUCCESS)
+      return Error;
+    D.KernelSeconds = KernelSeconds;
+    // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
+    // before it on the device, which is not its own cost.
+    Rec.MakespanSeconds = D.TransferSeconds + KernelSeconds;
+    Rec.Devices.push_back(D);
+    runtime().recorder().record(Rec);
+    return CL_SUCCESS;
+  };
+  if (Pipeline) {
+    Pipeline->finishLater(std::move(Finish));
+    return FinishesLater;
+  }
+  return Finish();
 }
 
 // A local size that divides the global size and that every device accepts; used when the
@@ -357,7 +386,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     if (Devices.size() >= 2)
       RT.log().once("unsplit:" + K.name() + ":" + Reason, config::LogLevel::Info, "kernel ",
                     K.name(), " runs unsplit: ", Reason);
-    return runWhole(K, Request, Q.exec(), Reason);
+    return runWhole(K, Request, Q.exec(), Reason, Q.canFinishLater() ? &Q : nullptr);
   };
   if (Devices.size() < 2)
     return whole("fewer than two devices");

@@ -109,10 +109,25 @@ cl_int Queue::execute(Command &Next) {
       Done.stamp(CL_PROFILING_COMMAND_START, hostNanoseconds());
     Done.setStatus(CL_RUNNING);
     Result = Next.Body(Done);
-    if (Done.profiled())
+    if (Done.profiled() && Result != FinishesLater)
       Done.stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
   }
   return Result;
+}
+
+void Queue::complete(Event &Done, cl_int Result) {
+  Done.setStatus(Result == CL_SUCCESS ? CL_COMPLETE : (Result < 0 ? Result : -Result));
+}
+
+void Queue::finishTail(Executor &State) {
+  if (!State.Tail)
+    return;
+  Unfinished Tail = std::move(*State.Tail);
+  State.Tail.reset();
+  const cl_int Result = Tail.Finish();
+  if (Tail.Done->profiled())
+    Tail.Done->stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
+  complete(*Tail.Done, Result);
 }
 
 void Queue::run(std::shared_ptr<Executor> State) {
@@ -121,7 +136,7 @@ void Queue::run(std::shared_ptr<Executor> State) {
     {
       std::unique_lock<std::mutex> Lock(State->Mutex);
       for (;;) {
-        if (State->Stopping && State->Commands.empty())
+        if (State->Stopping && State->Commands.empty() && !State->Tail)
           return;
         if (!State->OutOfOrder && !State->Commands.empty()) {
           Next = std::move(State->Commands.front());
@@ -134,6 +149,13 @@ void Queue::run(std::shared_ptr<Executor> State) {
             break;
           }
         }
+        // Nothing to start: what was left unfinished is finished before waiting.
+        if (State->Tail) {
+          Lock.unlock();
+          finishTail(*State);
+          Lock.lock();
+          continue;
+        }
         // Out of order, a held command must not hold back the others: look again when a
         // command arrives or shortly (events of other queues and user events complete
         // without telling this queue).
@@ -143,10 +165,19 @@ void Queue::run(std::shared_ptr<Executor> State) {
           State->Wake.wait_for(Lock, std::chrono::microseconds(500));
       }
     }
+    // A command that waits on events might wait on the unfinished one.
+    if (!Next.WaitFor.empty())
+      finishTail(*State);
+    State->Handed = nullptr;
     const cl_int Result = execute(Next);
     Next.WaitFor.clear();
     Next.Body = nullptr;
-    Next.Done->setStatus(Result == CL_SUCCESS ? CL_COMPLETE : (Result < 0 ? Result : -Result));
+    finishTail(*State); // the earlier command completes first
+    if (Result == FinishesLater && State->Handed)
+      State->Tail = Unfinished{Next.Done, std::move(State->Handed)};
+    else
+      complete(*Next.Done, Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result);
+    State->Handed = nullptr;
     // Next goes out of scope here: it may hold the last reference to the Queue.
   }
 }

@@ -22,8 +22,15 @@ class Device;
 struct ExecDevice;
 
 // What a command does once its wait list is complete: CL_SUCCESS or the error that the
-// command's event ends with.
+// command's event ends with, or FinishesLater (below).
 using CommandBody = std::function<cl_int(Event &)>;
+
+// A body of an in-order queue that has started device work and handed the rest to
+// Queue::finishLater returns this: its event completes when that finish has run. The executor
+// runs it after starting the next command (so the device has that one queued when this one
+// ends, as natively), before completing any later command, before a command that waits on
+// events, and before it would wait for more commands.
+inline constexpr cl_int FinishesLater = 1;
 
 // How a command orders itself against the others of an out-of-order queue (in-order queues run
 // everything in order anyway): a marker or barrier with no wait list waits for every earlier
@@ -50,6 +57,11 @@ public:
   cl_int finish();
   // Every command enqueued so far has finished.
   bool idle();
+  // Whether a body may return FinishesLater: an in-order queue.
+  bool canFinishLater() const { return !State->OutOfOrder; }
+  // Called by a body on the executor thread, which then returns FinishesLater: Finish waits for
+  // the work it started and returns CL_SUCCESS or the error its event ends with.
+  void finishLater(std::function<cl_int()> Finish) { State->Handed = std::move(Finish); }
 
 private:
   struct Command {
@@ -60,14 +72,25 @@ private:
   };
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
+  // A command whose body returned FinishesLater, and its finish.
+  struct Unfinished {
+    std::shared_ptr<Event> Done;
+    std::function<cl_int()> Finish;
+  };
   struct Executor {
     std::mutex Mutex;
     std::condition_variable Wake;
     std::deque<Command> Commands;
     bool Stopping = false;
     bool OutOfOrder = false;
+    // Executor thread only.
+    std::function<cl_int()> Handed; // from the body that just ran
+    std::optional<Unfinished> Tail;
   };
   static void run(std::shared_ptr<Executor> State);
+  static void finishTail(Executor &State);
+  // Completes a command's event with its result.
+  static void complete(Event &Done, cl_int Result);
   // Out-of-order queues: the first command that may start now, if any (Mutex held).
   static std::optional<Command> takeReady(Executor &State);
   static cl_int execute(Command &Next);
