@@ -166,22 +166,22 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
       return Error;
   cl_event Running = nullptr;
   auto KernelStart = Clock::now();
-  const cl_int Result = runOnDevices(
-      {{&Device, [&]() -> cl_int {
-          for (auto &[B, Ranges] : Missing)
-            if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
-              return E;
-          cl_int Error = CL_SUCCESS;
-          cl_kernel Real = K.realFor(Device, false, Error);
-          if (!Real)
-            return Error;
-          if ((Error = setArgs(Real, Device, R.Args)) != CL_SUCCESS)
-            return Error;
-          KernelStart = Clock::now();
-          return runtime().real().clEnqueueNDRangeKernel(
-              Device.RealQueue, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
-              R.LocalGiven ? R.Local.data() : nullptr, 0, nullptr, &Running);
-        }}});
+  const cl_int Result =
+      runOnDevices({{&Device, [&]() -> cl_int {
+                       for (auto &[B, Ranges] : Missing)
+                         if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
+                           return E;
+                       cl_int Error = CL_SUCCESS;
+                       cl_kernel Real = K.realFor(Device, false, Error);
+                       if (!Real)
+                         return Error;
+                       if ((Error = setArgs(Real, Device, R.Args)) != CL_SUCCESS)
+                         return Error;
+                       KernelStart = Clock::now();
+                       return runtime().real().clEnqueueNDRangeKernel(
+                           Device.RealQueue, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
+                           R.LocalGiven ? R.Local.data() : nullptr, 0, nullptr, &Running);
+                     }}});
   for (auto &[B, Ranges] : Missing)
     B->markValidOn(Device.Index, Ranges);
   if (Result != CL_SUCCESS)
@@ -205,8 +205,8 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
     double KernelSeconds = 0.0;
     const cl_int Error = awaitKernel(Running, KernelSeconds);
     const auto End = Clock::now();
-    const auto Ran = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(KernelSeconds));
+    const auto Ran =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(KernelSeconds));
     runtime().timeline().span(Track, Name, std::max(KernelStart, End - Ran), End);
     if (Error != CL_SUCCESS)
       return Error;
