@@ -92,18 +92,21 @@ cl_int setArgs(cl_kernel Real, ExecDevice &Device, const std::vector<KernelArg> 
   return CL_SUCCESS;
 }
 
-// Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds.
-cl_int awaitKernel(cl_event Done, double &Seconds) {
+// Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds;
+// SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if unknown).
+cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr) {
   const RealApi &Api = runtime().real();
   cl_int Error = Api.clWaitForEvents(1, &Done);
-  cl_ulong Start = 0, End = 0;
-  if (Error == CL_SUCCESS &&
-      Api.clGetEventProfilingInfo(Done, CL_PROFILING_COMMAND_START, sizeof(Start), &Start,
-                                  nullptr) == CL_SUCCESS &&
-      Api.clGetEventProfilingInfo(Done, CL_PROFILING_COMMAND_END, sizeof(End), &End, nullptr) ==
-          CL_SUCCESS &&
-      End >= Start)
+  cl_ulong Queued = 0, Start = 0, End = 0;
+  auto stamp = [&](cl_profiling_info Which, cl_ulong &Out) {
+    return Api.clGetEventProfilingInfo(Done, Which, sizeof(Out), &Out, nullptr) == CL_SUCCESS;
+  };
+  if (Error == CL_SUCCESS && stamp(CL_PROFILING_COMMAND_START, Start) &&
+      stamp(CL_PROFILING_COMMAND_END, End) && End >= Start) {
     Seconds = static_cast<double>(End - Start) * 1e-9;
+    if (SinceQueued && stamp(CL_PROFILING_COMMAND_QUEUED, Queued) && Start >= Queued)
+      *SinceQueued = static_cast<double>(Start - Queued) * 1e-9;
+  }
   Api.clReleaseEvent(Done);
   return Error;
 }
@@ -202,12 +205,15 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
   // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
   auto Finish = [Running, Rec, D, Args = R.Args, Track = Device.Name, Name = K.name(),
                  KernelStart]() mutable -> cl_int {
-    double KernelSeconds = 0.0;
-    const cl_int Error = awaitKernel(Running, KernelSeconds);
-    const auto End = Clock::now();
-    const auto Ran =
-        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(KernelSeconds));
-    runtime().timeline().span(Track, Name, std::max(KernelStart, End - Ran), End);
+    double KernelSeconds = 0.0, Waited = 0.0;
+    const cl_int Error = awaitKernel(Running, KernelSeconds, &Waited);
+    // On the host's clock from the device's own: the wait may end long after the kernel did
+    // (the next command ran first).
+    auto hostTime = [](double Seconds) {
+      return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(Seconds));
+    };
+    const auto Began = KernelStart + hostTime(Waited);
+    runtime().timeline().span(Track, Name, Began, Began + hostTime(KernelSeconds));
     if (Error != CL_SUCCESS)
       return Error;
     D.KernelSeconds = KernelSeconds;
