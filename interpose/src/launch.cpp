@@ -16,6 +16,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+Clock::duration hostDuration(double Seconds) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(Seconds));
+}
+
 double secondsSince(Clock::time_point Start) {
   return std::chrono::duration<double>(Clock::now() - Start).count();
 }
@@ -209,11 +213,8 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
     const cl_int Error = awaitKernel(Running, KernelSeconds, &Waited);
     // On the host's clock from the device's own: the wait may end long after the kernel did
     // (the next command ran first).
-    auto hostTime = [](double Seconds) {
-      return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(Seconds));
-    };
-    const auto Began = KernelStart + hostTime(Waited);
-    runtime().timeline().span(Track, Name, Began, Began + hostTime(KernelSeconds));
+    const auto Began = KernelStart + hostDuration(Waited);
+    runtime().timeline().span(Track, Name, Began, Began + hostDuration(KernelSeconds));
     if (Error != CL_SUCCESS)
       return Error;
     D.KernelSeconds = KernelSeconds;
@@ -545,6 +546,14 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     AnyCombine |= !P.Combine.empty();
   }
 
+  // One slice and nothing to merge: the kernel is left running and its wait handed to the queue,
+  // as for an unsplit launch (a key held on one device: its next launch is queued before this
+  // one ends). The balancer then hears of it after the next launch was proposed.
+  const bool Pipelined = Slices.size() == 1 && !AnyDiffMerge && !AnyCombine && Q.canFinishLater();
+  if (!Pipelined)
+    Q.finishPending(); // earlier launches are measured, and traced, before this one
+  cl_event Running = nullptr;
+  Clock::time_point PipelinedStart;
   const auto LaunchStart = Clock::now();
   // 1. Bring to the host whatever some device lacks and only another device holds.
   for (auto &[Root, P] : Plans) {
@@ -611,6 +620,11 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
            Offset[Dim] += Mine.FirstGroup * R.Local[Dim];
            Global[Dim] = (Mine.EndGroup - Mine.FirstGroup) * R.Local[Dim];
            const auto KernelStart = Clock::now();
+           if (Pipelined) {
+             PipelinedStart = KernelStart;
+             return Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim, Offset.data(),
+                                               Global.data(), R.Local.data(), 0, nullptr, &Running);
+           }
            Error = runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
            runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
            return Error;
@@ -645,60 +659,82 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       Slices[I].BytesOut += Parts[I].BytesOut;
     }
   }
-  const double Makespan = secondsSince(LaunchStart);
-
-  // 4. Tell the balancer, and the trace. The gather before the launch is charged to the
-  //    devices in proportion to the bytes they received.
-  std::uint64_t AllBytesIn = 0;
-  for (const Slice &S : Slices)
-    AllBytesIn += S.BytesIn;
-  std::vector<balancer::DeviceMeasurement> Measured(Devices.size());
-  for (size_t D = 0; D < Devices.size(); ++D)
-    Measured[D].FirstGroup = D < Proposal.Slices.size() ? Proposal.Slices[D].FirstGroup : 0;
-  for (Slice &S : Slices)
-    if (AllBytesIn)
-      S.TransferSeconds +=
-          GatherSeconds * static_cast<double>(S.BytesIn) / static_cast<double>(AllBytesIn);
-  for (size_t D = 0, SliceIndex = 0; D < Devices.size(); ++D) {
-    if (SliceIndex < Slices.size() && Slices[SliceIndex].Device == Devices[D]) {
-      const Slice &S = Slices[SliceIndex++];
-      Measured[D].Groups = S.EndGroup - S.FirstGroup;
-      Measured[D].FirstGroup = S.FirstGroup;
-      Measured[D].KernelSeconds = S.KernelSeconds;
-      Measured[D].TransferSeconds = S.TransferSeconds;
-      Measured[D].BytesMoved = S.BytesIn + S.BytesOut;
+  // 4. Tell the balancer, and the trace (later for a pipelined launch, once its kernel ran).
+  //    The gather before the launch is charged to the devices in proportion to the bytes they
+  //    received. Kernel: the kernel time of a pipelined launch's one slice.
+  auto report = [Slices, Devices, Proposal, GatherSeconds, Key, Dim, AnyDiffMerge, AnyCombine,
+                 Base = recordOf(K, Request)](double Makespan, double Kernel) mutable {
+    Runtime &RT = runtime();
+    if (Kernel >= 0.0)
+      Slices.front().KernelSeconds = Kernel;
+    std::uint64_t AllBytesIn = 0;
+    for (const Slice &S : Slices)
+      AllBytesIn += S.BytesIn;
+    std::vector<balancer::DeviceMeasurement> Measured(Devices.size());
+    for (size_t D = 0; D < Devices.size(); ++D)
+      Measured[D].FirstGroup = D < Proposal.Slices.size() ? Proposal.Slices[D].FirstGroup : 0;
+    for (Slice &S : Slices)
+      if (AllBytesIn)
+        S.TransferSeconds +=
+            GatherSeconds * static_cast<double>(S.BytesIn) / static_cast<double>(AllBytesIn);
+    for (size_t D = 0, SliceIndex = 0; D < Devices.size(); ++D) {
+      if (SliceIndex < Slices.size() && Slices[SliceIndex].Device == Devices[D]) {
+        const Slice &S = Slices[SliceIndex++];
+        Measured[D].Groups = S.EndGroup - S.FirstGroup;
+        Measured[D].FirstGroup = S.FirstGroup;
+        Measured[D].KernelSeconds = S.KernelSeconds;
+        Measured[D].TransferSeconds = S.TransferSeconds;
+        Measured[D].BytesMoved = S.BytesIn + S.BytesOut;
+      }
     }
-  }
-  RT.balancer().observe(Key, Measured);
+    RT.balancer().observe(Key, Measured);
 
-  LaunchRecord Rec = recordOf(K, Request);
-  Rec.Split = true;
-  Rec.SplitDim = Dim;
-  Rec.Purpose = purposeName(Proposal.Purpose);
-  Rec.Merged = AnyDiffMerge;
-  Rec.Combined = AnyCombine;
-  Rec.MakespanSeconds = Makespan;
-  if (auto State = RT.balancer().trace(Key)) {
-    Rec.BalancerState = std::string(State->State);
-    Rec.Converged = State->Converged;
-    Rec.Spread = State->LastSpread;
-    Rec.Noise = State->NoiseEstimate;
-    Rec.SpreadNoise = State->SpreadNoiseEstimate;
+    LaunchRecord Rec = Base;
+    Rec.Split = true;
+    Rec.SplitDim = Dim;
+    Rec.Purpose = purposeName(Proposal.Purpose);
+    Rec.Merged = AnyDiffMerge;
+    Rec.Combined = AnyCombine;
+    Rec.MakespanSeconds = Makespan;
+    if (auto State = RT.balancer().trace(Key)) {
+      Rec.BalancerState = std::string(State->State);
+      Rec.Converged = State->Converged;
+      Rec.Spread = State->LastSpread;
+      Rec.Noise = State->NoiseEstimate;
+      Rec.SpreadNoise = State->SpreadNoiseEstimate;
+    }
+    for (const Slice &S : Slices) {
+      DeviceRecord D;
+      D.Name = S.Device->Name;
+      D.Share = S.Share;
+      D.FirstGroup = S.FirstGroup;
+      D.Groups = S.EndGroup - S.FirstGroup;
+      D.KernelSeconds = S.KernelSeconds;
+      D.TransferSeconds = S.TransferSeconds;
+      D.BytesIn = S.BytesIn;
+      D.BytesOut = S.BytesOut;
+      Rec.Devices.push_back(D);
+    }
+    RT.recorder().record(Rec);
+  };
+  if (!Pipelined) {
+    report(secondsSince(LaunchStart), -1.0);
+    return CL_SUCCESS;
   }
-  for (const Slice &S : Slices) {
-    DeviceRecord D;
-    D.Name = S.Device->Name;
-    D.Share = S.Share;
-    D.FirstGroup = S.FirstGroup;
-    D.Groups = S.EndGroup - S.FirstGroup;
-    D.KernelSeconds = S.KernelSeconds;
-    D.TransferSeconds = S.TransferSeconds;
-    D.BytesIn = S.BytesIn;
-    D.BytesOut = S.BytesOut;
-    Rec.Devices.push_back(D);
-  }
-  RT.recorder().record(Rec);
-  return CL_SUCCESS;
+  // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
+  const double BeforeKernel = std::chrono::duration<double>(PipelinedStart - LaunchStart).count();
+  Q.finishLater([Running, report = std::move(report), BeforeKernel, PipelinedStart, Args = R.Args,
+                 Track = Slices.front().Device->Name, Name = K.name()]() mutable -> cl_int {
+    double KernelSeconds = 0.0, Waited = 0.0;
+    const cl_int Error = awaitKernel(Running, KernelSeconds, &Waited);
+    const auto Began = PipelinedStart + hostDuration(Waited);
+    runtime().timeline().span(Track, Name, Began, Began + hostDuration(KernelSeconds));
+    if (Error != CL_SUCCESS)
+      return Error;
+    report(BeforeKernel + KernelSeconds, KernelSeconds);
+    return CL_SUCCESS;
+  });
+  return FinishesLater;
 }
 
 } // namespace libsplit

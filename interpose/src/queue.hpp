@@ -62,6 +62,9 @@ public:
   // Called by a body on the executor thread, which then returns FinishesLater: Finish waits for
   // the work it started and returns CL_SUCCESS or the error its event ends with.
   void finishLater(std::function<cl_int()> Finish) { State->Handed = std::move(Finish); }
+  // Called by a body on the executor thread: the command left unfinished before it finishes now
+  // (a launch that must be measured after the earlier ones).
+  void finishPending() { finishTail(*State); }
 
 private:
   struct Command {
