@@ -115,6 +115,18 @@ cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr
   return Error;
 }
 
+// A pipelined kernel enqueued at Enqueued: waits for it, shows it on the timeline from its own
+// profiling (the wait may end long after the kernel did: the next command ran first), and
+// returns its duration in Seconds.
+cl_int awaitPipelined(cl_event Running, Clock::time_point Enqueued, const std::string &Track,
+                      const std::string &Name, double &Seconds) {
+  double Waited = 0.0;
+  const cl_int Error = awaitKernel(Running, Seconds, &Waited);
+  const auto Began = Enqueued + hostDuration(Waited);
+  runtime().timeline().span(Track, Name, Began, Began + hostDuration(Seconds));
+  return Error;
+}
+
 // Enqueues the kernel, waits, and returns its profiled duration in Seconds.
 cl_int runKernel(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R,
                  const std::array<size_t, 3> &Offset, const std::array<size_t, 3> &Global,
@@ -209,13 +221,9 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
   // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
   auto Finish = [Running, Rec, D, Args = R.Args, Track = Device.Name, Name = K.name(),
                  KernelStart]() mutable -> cl_int {
-    double KernelSeconds = 0.0, Waited = 0.0;
-    const cl_int Error = awaitKernel(Running, KernelSeconds, &Waited);
-    // On the host's clock from the device's own: the wait may end long after the kernel did
-    // (the next command ran first).
-    const auto Began = KernelStart + hostDuration(Waited);
-    runtime().timeline().span(Track, Name, Began, Began + hostDuration(KernelSeconds));
-    if (Error != CL_SUCCESS)
+    double KernelSeconds = 0.0;
+    if (cl_int Error = awaitPipelined(Running, KernelStart, Track, Name, KernelSeconds);
+        Error != CL_SUCCESS)
       return Error;
     D.KernelSeconds = KernelSeconds;
     // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
@@ -725,11 +733,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   const double BeforeKernel = std::chrono::duration<double>(PipelinedStart - LaunchStart).count();
   Q.finishLater([Running, report = std::move(report), BeforeKernel, PipelinedStart, Args = R.Args,
                  Track = Slices.front().Device->Name, Name = K.name()]() mutable -> cl_int {
-    double KernelSeconds = 0.0, Waited = 0.0;
-    const cl_int Error = awaitKernel(Running, KernelSeconds, &Waited);
-    const auto Began = PipelinedStart + hostDuration(Waited);
-    runtime().timeline().span(Track, Name, Began, Began + hostDuration(KernelSeconds));
-    if (Error != CL_SUCCESS)
+    double KernelSeconds = 0.0;
+    if (cl_int Error = awaitPipelined(Running, PipelinedStart, Track, Name, KernelSeconds);
+        Error != CL_SUCCESS)
       return Error;
     report(BeforeKernel + KernelSeconds, KernelSeconds);
     return CL_SUCCESS;
