@@ -293,17 +293,20 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
     if (!Source)
       return Error;
     ExecDevice *Device = Devices[D].get();
+    // Blocking reads: into the app's pageable memory, NVIDIA's were faster than non-blocking
+    // ones and a clFinish (conv2d's 256 MiB result on an H200, four interleaved rounds each:
+    // 19.5-26.3 ms against 22.0-35.4 ms).
     Jobs.push_back({Device, [Device, Source, Here, Out, Base] {
                       const RealApi &Api = runtime().real();
                       const SpanOnTimeline Shown(*Device, "read to app");
                       for (const Span &S : Here.spans()) {
                         cl_int E = Api.clEnqueueReadBuffer(
-                            Device->RealQueue, Source, CL_FALSE, S.Begin, S.size(),
+                            Device->RealQueue, Source, CL_TRUE, S.Begin, S.size(),
                             Out + (S.Begin - Base), 0, nullptr, nullptr);
                         if (E != CL_SUCCESS)
                           return E;
                       }
-                      return Api.clFinish(Device->RealQueue);
+                      return CL_SUCCESS;
                     }});
   }
   FromHost.add(Rest); // valid nowhere cannot happen; the host copy is the safe answer
