@@ -63,26 +63,28 @@ status=0
   verdict=$("$pack/tests/e2e/compare_outputs" "$(echo "$type" | tr -d ' ')" \
     "$(echo "$tolerance" | tr -d ' ')" "$dir/native.out" "$dir/split.out" 2>&1)
   c=$?
-  splits=$(grep -c '"name":.*"name":' "$dir/trace.jsonl" 2>/dev/null || echo 0)
+  splits=$(grep -c '"name":.*"name":' "$dir/trace.jsonl" 2>/dev/null || true)
   echo "e2e $name ${args[*]}: native=$n libsplit=$s compare=$c launches_on_2_devices=$splits; $verdict" |
     tee -a "$out/e2e.txt"
   [ $n -eq 0 ] && [ $s -eq 0 ] && [ $c -eq 0 ] || status=1
 done <"$root/bench/apps/manifest.txt"
 
 if [ "$quick" != --quick ] && [ -x "$root/bench/run" ]; then
-  # GPU-sized argument sets (this is the device machine's own copy of the tree).
-  cp "$root/bench/gpu/manifest-h200.txt" "$root/bench/apps/manifest.txt"
+  # GPU-sized argument sets.
+  manifest="$root/bench/gpu/manifest-h200.txt"
   gpus=$(awk '$2 == "gpu" {printf "%s%s", sep, $1; sep=","}' "$out/devices.txt")
   # (a) the GPUs together; (b) the GPUs and the CPU. Native runs: each GPU alone (the CPU alone
   # would take minutes per run at these sizes: calibrate.sh measured it at smaller ones).
   if [[ " $parts " == *" gpus "* ]]; then
-    /usr/bin/python3 "$root/bench/run" --build-dir "$pack" --out "$out/bench-gpus" --sizes 0 \
+    /usr/bin/python3 "$root/bench/run" --manifest "$manifest" --build-dir "$pack" \
+      --out "$out/bench-gpus" --sizes 0 \
       --repeat ${REPEAT:-2} --sweep-step 0.2 --refine 1 --native-devices "$gpus" \
       --env "LIBSPLIT_CC=$pack/bin/libsplit-cc" --env LIBSPLIT_DEVICES=gpu ${BENCH_ARGS:-} ||
       status=1
   fi
   if [[ " $parts " == *" gpus-cpu "* ]]; then
-    /usr/bin/python3 "$root/bench/run" --build-dir "$pack" --out "$out/bench-gpus-cpu" --sizes 0 \
+    /usr/bin/python3 "$root/bench/run" --manifest "$manifest" --build-dir "$pack" \
+      --out "$out/bench-gpus-cpu" --sizes 0 \
       --repeat ${REPEAT:-2} --strategies fixedpoint,broyden --native-devices "$gpus" \
       --env "LIBSPLIT_CC=$pack/bin/libsplit-cc" --env LIBSPLIT_DEVICES=all ${BENCH_ARGS:-} ||
       status=1
