@@ -73,13 +73,13 @@ private:
     CommandBody Body;
     CommandOrder Order = CommandOrder::Free;
   };
-  // Shared with the executor thread, which may outlive the Queue object itself: the queue can
-  // be destroyed on that very thread when its last command releases it.
   // A command whose body returned FinishesLater, and its finish.
   struct Unfinished {
     std::shared_ptr<Event> Done;
     std::function<cl_int()> Finish;
   };
+  // Shared with the executor thread, which may outlive the Queue object itself: the queue can
+  // be destroyed on that very thread when its last command releases it.
   struct Executor {
     std::mutex Mutex;
     std::condition_variable Wake;
