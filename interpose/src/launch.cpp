@@ -96,6 +96,16 @@ cl_int setArgs(cl_kernel Real, ExecDevice &Device, const std::vector<KernelArg> 
   return CL_SUCCESS;
 }
 
+// The device's real kernel (the app's original, or the partition-ready one when Split) with
+// the launch's arguments set; null with Error set when either fails.
+cl_kernel kernelWithArgs(Kernel &K, ExecDevice &Device, bool Split,
+                         const std::vector<KernelArg> &Args, cl_int &Error) {
+  cl_kernel Real = K.realFor(Device, Split, Error);
+  if (Real && (Error = setArgs(Real, Device, Args)) != CL_SUCCESS)
+    return nullptr;
+  return Real;
+}
+
 // Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds;
 // SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if unknown).
 cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr) {
@@ -191,10 +201,8 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
                          if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
                            return E;
                        cl_int Error = CL_SUCCESS;
-                       cl_kernel Real = K.realFor(Device, false, Error);
+                       cl_kernel Real = kernelWithArgs(K, Device, false, R.Args, Error);
                        if (!Real)
-                         return Error;
-                       if ((Error = setArgs(Real, Device, R.Args)) != CL_SUCCESS)
                          return Error;
                        KernelStart = Clock::now();
                        return runtime().real().clEnqueueNDRangeKernel(
@@ -610,10 +618,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
            if (Mine.BytesIn)
              runtime().timeline().span(Device.Name, "transfer in", PushStart, Clock::now());
            cl_int Error = CL_SUCCESS;
-           cl_kernel Real = K.realFor(Device, true, Error);
+           cl_kernel Real = kernelWithArgs(K, Device, true, R.Args, Error);
            if (!Real)
-             return Error;
-           if ((Error = setArgs(Real, Device, R.Args)) != CL_SUCCESS)
              return Error;
            const RealApi &Api = runtime().real();
            const cl_uint SplitDim = Dim;
