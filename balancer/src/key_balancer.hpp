@@ -49,10 +49,8 @@ private:
     double LastKernel = 0.0;
     double LastTransfer = 0.0;
     std::uint64_t LastBytes = 0;
-    bool HasRun = false;         // ran a slice of this key
-    bool TransferHidden = false; // its first run's transfers were not charged
-    bool HasSteadyTransfer = false;
-    double SteadyTransfer = 0.0;
+    bool HasRun = false;          // ran a slice of this key
+    bool TransferHidden = false;  // its first run's transfers were not charged
     double Cost = 0.0;            // seconds per work-group when it last ran; 0: never ran
     double KernelCost = 0.0;      // the same without the transfers the launch caused
     std::uint64_t CostGroups = 0; // groups of the launch that measured Cost
@@ -66,7 +64,8 @@ private:
 
   struct Launch {
     Eigen::VectorXd Seconds;
-    Eigen::VectorXd Relative; // Seconds / mean over the devices that ran; 0 when fewer than two
+    Eigen::VectorXd Transfers; // the part of Seconds charged for transfers
+    Eigen::VectorXd Relative;  // Seconds / mean over the devices that ran; 0 when fewer than two
     Eigen::VectorXd Shares;
     std::vector<std::uint64_t> Groups;
     double Makespan = 0.0;
@@ -134,6 +133,9 @@ private:
   double BestMakespan = 0.0;
 
   RunningStats MakespanWindow;
+  // Transfer seconds per held launch, summed over its devices: what the held configuration moves
+  // every launch (halos, data the host rewrites), as opposed to a one-off move of its data.
+  RunningStats HeldTransfers;
   double LastMakespan = 0.0;
   unsigned OverCount = 0;
   std::size_t LastSlowest = 0;

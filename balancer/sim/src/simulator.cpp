@@ -123,6 +123,9 @@ Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
   Key.Global = {S.NumGroups, 1, 1};
   std::optional<Optimum> Best;
   std::optional<Optimum> Single;
+  // Holds[device][group]: the device has the group's data (see Scenario::MigrationPerGroup).
+  std::vector<std::vector<bool>> Holds(
+      S.Devices.size(), std::vector<bool>(S.MigrationPerGroup > 0.0 ? S.NumGroups : 0, false));
   for (unsigned L = 0; L < Launches; ++L) {
     Split P = B.propose(Key, S.NumGroups, S.Devices.size());
     LaunchRecord Record;
@@ -148,6 +151,14 @@ Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
       M.KernelSeconds = Factor * S.Devices[I].Kernel(Slice.Groups, Slice.FirstGroup, L);
       if (S.Devices[I].Transfer)
         M.TransferSeconds = Factor * S.Devices[I].Transfer(Slice.Groups, Slice.FirstGroup, L);
+      if (S.MigrationPerGroup > 0.0) {
+        std::uint64_t Missing = 0;
+        for (std::uint64_t G = Slice.FirstGroup; G < Slice.FirstGroup + Slice.Groups; ++G) {
+          Missing += !Holds[I][G];
+          Holds[I][G] = true;
+        }
+        M.TransferSeconds += Factor * static_cast<double>(Missing) * S.MigrationPerGroup;
+      }
       // As if over an 8 GB/s link: only the trace looks at bytes.
       M.BytesMoved = static_cast<std::uint64_t>(M.TransferSeconds * 8e9);
       Record.MeasuredMakespan = std::max(Record.MeasuredMakespan, M.seconds());

@@ -38,6 +38,11 @@ struct Scenario {
   // Every measured time of a launch is also multiplied by one common 1 + v, v uniform in
   // [-SharedNoise, SharedNoise]: load on the machine that slows every device alike.
   double SharedNoise = 0.0;
+  // Seconds per work-group whose data a device does not hold yet (it never ran that group), added
+  // to the device's transfers: the one-off move when a slice changes hands, as for an input the
+  // runtime sends each device only for the slices it ran. Not part of makespan(): it is not paid
+  // by a split held from launch to launch.
+  double MigrationPerGroup = 0.0;
   std::uint32_t Seed = 1;
   bool TimeVarying = false; // the optimum differs from launch to launch
 };
