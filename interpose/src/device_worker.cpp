@@ -21,28 +21,34 @@ void DeviceWorker::post(std::function<void()> Job) {
   Wake.notify_one();
 }
 
-void DeviceWorker::runHere(const std::function<void()> &Job) {
-  bool Here = false;
-  {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    Here = !Running && Jobs.empty();
-    Running = Running || Here;
-  }
-  if (!Here) {
-    Countdown Done(1);
-    post([&] {
-      Job();
-      Done.done();
-    });
-    Done.wait();
-    return;
-  }
-  Job();
+bool DeviceWorker::tryHold() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Running || !Jobs.empty())
+    return false;
+  Running = true;
+  return true;
+}
+
+void DeviceWorker::release() {
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     Running = false;
   }
   Wake.notify_one();
+}
+
+void DeviceWorker::runHere(const std::function<void()> &Job) {
+  if (tryHold()) {
+    Job();
+    release();
+    return;
+  }
+  Countdown Done(1);
+  post([&] {
+    Job();
+    Done.done();
+  });
+  Done.wait();
 }
 
 void DeviceWorker::loop() {

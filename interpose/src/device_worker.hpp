@@ -2,9 +2,9 @@
 // one after the other. PoCL's "basic" device executes a kernel inside clEnqueueNDRangeKernel on
 // the calling thread, so devices only overlap when each has a thread of its own.
 //
-// Locking contract: post() and runHere() may be called from any thread; jobs run one at a time
-// (on the worker thread, or for runHere on the caller's while the worker is idle and held), so a
-// job may use the real queue and the device's real kernels without locks.
+// Locking contract: post(), runHere() and tryHold() may be called from any thread; jobs run one
+// at a time (on the worker thread, or on a caller's while the worker is idle and held), so a job
+// may use the real queue and the device's real kernels without locks.
 #pragma once
 
 #include <condition_variable>
@@ -26,6 +26,10 @@ public:
   // Runs Job on the calling thread when the worker is idle (saving two thread hand-offs, tens of
   // microseconds per launch), holding the worker meanwhile; else posts it and waits.
   void runHere(const std::function<void()> &Job);
+  // When the worker is idle, holds it (no posted job starts) and returns true: the caller may
+  // then run a job for this device itself, and must call release() after.
+  bool tryHold();
+  void release();
 
 private:
   void loop();

@@ -37,12 +37,7 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
       Event::create(Owner, shared_from_this(), Type, (Properties & CL_QUEUE_PROFILING_ENABLE) != 0);
   {
     std::lock_guard<std::mutex> Lock(PendingMutex);
-    Pending.erase(std::remove_if(Pending.begin(), Pending.end(),
-                                 [](const std::weak_ptr<Event> &Weak) {
-                                   auto E = Weak.lock();
-                                   return !E || E->status() <= CL_COMPLETE;
-                                 }),
-                  Pending.end());
+    prunePending();
     Pending.push_back(Done);
   }
   {
@@ -53,23 +48,39 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
   return Done;
 }
 
+static bool finished(const std::weak_ptr<Event> &Weak) {
+  // An event already destroyed belonged to a command that finished.
+  auto E = Weak.lock();
+  return !E || E->status() <= CL_COMPLETE;
+}
+
+void Queue::prunePending() {
+  while (!Pending.empty() && finished(Pending.front()))
+    Pending.pop_front();
+  if (Pending.size() < FullPruneAt)
+    return;
+  Pending.erase(std::remove_if(Pending.begin(), Pending.end(), finished), Pending.end());
+  FullPruneAt = std::max(MinFullPrune, 2 * Pending.size());
+}
+
 bool Queue::idle() {
   std::lock_guard<std::mutex> Lock(PendingMutex);
-  return std::all_of(Pending.begin(), Pending.end(), [](const std::weak_ptr<Event> &Weak) {
-    auto E = Weak.lock();
-    return !E || E->status() <= CL_COMPLETE;
-  });
+  // The front is the oldest command not known to be finished: while it runs, the queue is busy.
+  prunePending();
+  return Pending.empty();
 }
 
 cl_int Queue::finish() {
   std::vector<std::weak_ptr<Event>> Waiting;
   {
     std::lock_guard<std::mutex> Lock(PendingMutex);
-    Waiting = Pending;
+    Waiting.assign(Pending.begin(), Pending.end());
   }
-  // An event already destroyed belonged to a command that finished.
-  for (const auto &Weak : Waiting)
-    if (auto E = Weak.lock())
+  // Newest first: on an in-order queue the others have finished by then, so the caller sleeps
+  // once instead of waking at every command's end. An event already destroyed belonged to a
+  // command that finished.
+  for (auto It = Waiting.rbegin(); It != Waiting.rend(); ++It)
+    if (auto E = It->lock())
       E->wait();
   return CL_SUCCESS;
 }

@@ -108,7 +108,14 @@ private:
   // Commands not known to be finished: clFinish waits for all of them (on an out-of-order queue
   // the last one enqueued is not the last one to finish).
   // Weak: an event holds its queue, so a strong reference here would keep the queue alive.
-  std::vector<std::weak_ptr<Event>> Pending;
+  std::deque<std::weak_ptr<Event>> Pending;
+  // Pending's size at which the next full pass drops what finished out of order.
+  std::size_t FullPruneAt = MinFullPrune;
+  static constexpr std::size_t MinFullPrune = 64;
+  // Drops finished commands (PendingMutex held): from the front at every call, from the whole
+  // list once it has doubled since the last full pass. Scanning it all at each enqueue made an
+  // app that queues thousands of launches before clFinish pay for every one still queued.
+  void prunePending();
   std::thread Thread;
 };
 
