@@ -130,7 +130,12 @@ static void checkHeldBalance(const Scenario &Clean, const Scenario &Noisy, Strat
 
 // Still open (issue 6), hidden ("[.]"): run it with `test_balancer "[known-bug]"`. With 20%
 // independent noise per device a 10% imbalance needs 16-32 held launches to be told from the
-// noise (2.5 standard errors); 7 of 120 seeds are still at 10.5-12% after 40 launches.
+// noise (2.5 standard errors); 7 of 120 seeds are still at 10.5-12% after 40 launches. Here
+// Broyden seed 9 fails (11.0%): its search stopped on a launch measured at 3.4% spread for a
+// true 11%, under the 5% threshold, which the noise had not widened (the spread noise is
+// sampled from launches with the same slices, and a search changes them every launch).
+// Holding the shares from the costs averaged over the search's last 4 launches was tried: it
+// can only be allowed once noise is known, and here it is not yet.
 TEST_CASE("under 20% noise a 2:1 split is balanced, not held with a persistent imbalance",
           "[.][known-bug][noise][hold]") {
   Scenario Clean = linearRatios("linear-2:1", {2, 1});
