@@ -16,6 +16,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// What a launch named by LIBSPLIT_FAIL_LAUNCH ends with: an error a device may report for a
+// kernel that started (after the kernel ran, so that every later step sees a launch whose
+// device work happened but failed).
+constexpr cl_int InjectedFailure = CL_OUT_OF_RESOURCES;
+
 Clock::duration hostDuration(double Seconds) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(Seconds));
 }
@@ -111,6 +116,14 @@ cl_kernel kernelWithArgs(Kernel &K, ExecDevice &Device, bool Split,
 cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr) {
   const RealApi &Api = runtime().real();
   cl_int Error = Api.clWaitForEvents(1, &Done);
+  // The app's event ends with the status the device gave, as it would natively, not with the
+  // wait's CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
+  cl_int Status = CL_COMPLETE;
+  if (Error == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST &&
+      Api.clGetEventInfo(Done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
+                         nullptr) == CL_SUCCESS &&
+      Status < 0)
+    Error = Status;
   cl_ulong Queued = 0, Start = 0, End = 0;
   auto stamp = [&](cl_profiling_info Which, cl_ulong &Out) {
     return Api.clGetEventProfilingInfo(Done, Which, sizeof(Out), &Out, nullptr) == CL_SUCCESS;
@@ -174,7 +187,7 @@ LaunchRecord recordOf(const Kernel &K, const LaunchRequest &R) {
 // Pipeline (an in-order queue), the kernel is left running and its wait handed to the queue
 // (FinishesLater), so that the app's next launch is queued on the device before this one ends.
 cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std::string &Reason,
-                Queue *Pipeline) {
+                Queue *Pipeline, bool Fail) {
   const auto Start = Clock::now();
   std::vector<std::pair<Buffer *, RangeSet>> Missing;
   std::uint64_t BytesIn = 0;
@@ -227,12 +240,14 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
   D.TransferSeconds = std::chrono::duration<double>(KernelStart - Start).count();
   D.BytesIn = BytesIn;
   // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
-  auto Finish = [Running, Rec, D, Args = R.Args, Track = Device.Name, Name = K.name(),
-                 KernelStart]() mutable -> cl_int {
+  auto Finish = [Running, Rec, D, Args = R.Args, Track = Device.Name, Name = K.name(), KernelStart,
+                 Fail]() mutable -> cl_int {
     double KernelSeconds = 0.0;
     if (cl_int Error = awaitPipelined(Running, KernelStart, Track, Name, KernelSeconds);
         Error != CL_SUCCESS)
       return Error;
+    if (Fail)
+      return InjectedFailure;
     D.KernelSeconds = KernelSeconds;
     // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
     // before it on the device, which is not its own cost.
@@ -401,6 +416,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   Context &C = Q.context();
   Runtime &RT = runtime();
   std::lock_guard<std::mutex> DataLock(C.dataLock());
+  const bool Fail = RT.failThisLaunch();
 
   std::string Why;
   const CompiledKernel *Facts = K.splitFacts(Why);
@@ -409,7 +425,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     if (Devices.size() >= 2)
       RT.log().once("unsplit:" + K.name() + ":" + Reason, config::LogLevel::Info, "kernel ",
                     K.name(), " runs unsplit: ", Reason);
-    return runWhole(K, Request, Q.exec(), Reason, Q.canFinishLater() ? &Q : nullptr);
+    return runWhole(K, Request, Q.exec(), Reason, Q.canFinishLater() ? &Q : nullptr, Fail);
   };
   if (Devices.size() < 2)
     return whole("fewer than two devices");
@@ -641,6 +657,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
            }
            Error = runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
            runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
+           if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
+             return InjectedFailure;
            return Error;
          }});
   }
@@ -738,11 +756,13 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
   const double BeforeKernel = std::chrono::duration<double>(PipelinedStart - LaunchStart).count();
   Q.finishLater([Running, report = std::move(report), BeforeKernel, PipelinedStart, Args = R.Args,
-                 Track = Slices.front().Device->Name, Name = K.name()]() mutable -> cl_int {
+                 Track = Slices.front().Device->Name, Name = K.name(), Fail]() mutable -> cl_int {
     double KernelSeconds = 0.0;
     if (cl_int Error = awaitPipelined(Running, PipelinedStart, Track, Name, KernelSeconds);
         Error != CL_SUCCESS)
       return Error;
+    if (Fail)
+      return InjectedFailure;
     report(BeforeKernel + KernelSeconds, KernelSeconds);
     return CL_SUCCESS;
   });

@@ -12,6 +12,7 @@
 #include "config/config.hpp"
 #include "config/log.hpp"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -54,6 +55,11 @@ public:
   void removeLiveMem(const void *Mem);
   bool isLiveMem(const void *Mem);
 
+  // Counts a kernel launch that starts running; true for the one LIBSPLIT_FAIL_LAUNCH names.
+  bool failThisLaunch() {
+    return Settings.FailLaunch != 0 && LaunchesRun.fetch_add(1) + 1 == Settings.FailLaunch;
+  }
+
   // At exit: the summary (LIBSPLIT_SUMMARY), the trace flushed, the tuning saved.
   void finish();
 
@@ -69,6 +75,7 @@ private:
   std::vector<std::unique_ptr<Platform>> Platforms;
   std::vector<std::shared_ptr<Device>> RootDevices;
   std::vector<cl_device_id> SplitDevices;
+  std::atomic<unsigned long> LaunchesRun{0};
   std::mutex LiveMemMutex;
   std::unordered_set<const void *> LiveMem;
   std::unique_ptr<LaunchBalancer> Balance;

@@ -152,6 +152,7 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
       {"LIBSPLIT_CACHE_DIR", "/var/cache/ls", "/var/cache/ls"},
       {"LIBSPLIT_CC", "/opt/libsplit/libexec/libsplit-cc", "/opt/libsplit/libexec/libsplit-cc"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "8", "8"},
+      {"LIBSPLIT_FAIL_LAUNCH", "2", "2"},
       {"LIBSPLIT_LIBRARY", "/opt/libsplit/lib/libsplit.so", "/opt/libsplit/lib/libsplit.so"},
   };
   std::set<std::string> Covered;
@@ -234,6 +235,8 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
        "LIBSPLIT_MIN_GROUPS_PER_DEVICE: '0' is less than 1; accepted: integer >= 1"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "1.5",
        "LIBSPLIT_MIN_GROUPS_PER_DEVICE: '1.5' is not a whole number; accepted: integer >= 1"},
+      {"LIBSPLIT_FAIL_LAUNCH", "-1",
+       "LIBSPLIT_FAIL_LAUNCH: '-1' is not a whole number; accepted: integer >= 0"},
   };
   std::set<std::string> Covered;
   Config Defaults;
