@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 
 using namespace libsplit::balancer;
 using namespace libsplit::balancer::sim;
@@ -70,21 +71,29 @@ static Scenario sharedCores() {
   return S;
 }
 
+// Runs fixedpoint and broyden on Clean with Noise, seeds 1 to 10, for Launches launches each, and
+// hands Check each run and its final trace.
+static void forEachNoisyRun(const Scenario &Clean, double Noise, unsigned Launches,
+                            const std::function<void(const Run &, const KeyTrace &)> &Check) {
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden})
+    for (std::uint32_t Seed = 1; Seed <= 10; ++Seed) {
+      Scenario S = withNoise(Clean, Noise, Seed);
+      Balancer B(configFor(Kind));
+      Run R = simulate(S, B, Launches);
+      INFO(Clean.Name << " " << strategyName(Kind) << " seed " << Seed);
+      Check(R, *B.trace(simKey(S)));
+    }
+}
+
 // Seen in real traces (issue 6): a single-device probe that was clearly faster did not make the
 // balancer go single, or made it go single on the slower of two close devices.
 TEST_CASE("under 15% noise a clearly faster single-device probe makes the balancer go single",
           "[single][noise]") {
   for (const Scenario &Clean : {mergeCost(), sharedCores()})
-    for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden})
-      for (std::uint32_t Seed = 1; Seed <= 10; ++Seed) {
-        Scenario S = withNoise(Clean, 0.15, Seed);
-        Balancer B(configFor(Kind));
-        Run R = simulate(S, B, 200);
-        KeyTrace T = *B.trace(simKey(S));
-        INFO(Clean.Name << " " << strategyName(Kind) << " seed " << Seed);
-        CHECK(T.State == "single");
-        CHECK(meanOverSingle(R, 40, 200) <= 1.02);
-      }
+    forEachNoisyRun(Clean, 0.15, 200, [&](const Run &R, const KeyTrace &T) {
+      CHECK(T.State == "single");
+      CHECK(meanOverSingle(R, 40, 200) <= 1.02);
+    });
 }
 
 // AES on PoCL's basic + pthread: the input reaches each device only for the slices it ran, so the
@@ -95,22 +104,16 @@ TEST_CASE("the one-off move of the other devices' data does not count against a 
   Scenario Clean = sharedCores();
   // About 470 units for basic's part of the data, against 1000 for pthread's kernel alone.
   Clean.MigrationPerGroup = 1.0 * Unit;
-  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden})
-    for (std::uint32_t Seed = 1; Seed <= 10; ++Seed) {
-      Scenario S = withNoise(Clean, 0.10, Seed);
-      Balancer B(configFor(Kind));
-      Run R = simulate(S, B, 100);
-      KeyTrace T = *B.trace(simKey(S));
-      INFO(strategyName(Kind) << " seed " << Seed);
-      CHECK(T.State == "single");
-      CHECK(T.Active == std::vector<bool>{false, true});
-      // At the first comparison with the split (launch 8-17 over these seeds), not at the second
-      // one, which found the data in place (27-36 when the move was charged).
-      auto FirstSingle = std::find_if(R.Launches.begin(), R.Launches.end(),
-                                      [](const LaunchRecord &L) { return L.State == "single"; });
-      CHECK(FirstSingle - R.Launches.begin() <= 20);
-      CHECK(meanOverSingle(R, 30, 100) <= 1.02);
-    }
+  forEachNoisyRun(Clean, 0.10, 100, [](const Run &R, const KeyTrace &T) {
+    CHECK(T.State == "single");
+    CHECK(T.Active == std::vector<bool>{false, true});
+    // At the first comparison with the split (launch 8-17 over these seeds), not at the second
+    // one, which found the data in place (27-36 when the move was charged).
+    auto FirstSingle = std::find_if(R.Launches.begin(), R.Launches.end(),
+                                    [](const LaunchRecord &L) { return L.State == "single"; });
+    CHECK(FirstSingle - R.Launches.begin() <= 20);
+    CHECK(meanOverSingle(R, 30, 100) <= 1.02);
+  });
 }
 
 // Runs Kind on Noisy for 40 launches: the median true spread (from Clean, the same devices
