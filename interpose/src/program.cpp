@@ -2,6 +2,8 @@
 
 #include "runtime.hpp"
 
+#include <chrono>
+
 namespace libsplit {
 
 Program::Program(std::shared_ptr<Context> Owner, cl_program OriginalReal,
@@ -86,7 +88,14 @@ void Program::buildSplitVariant(const std::string &Options) {
     return nullptr;
   };
   for (auto &[RealContext, Ids] : ByContext) {
-    if (cl_program Shared = build(RealContext, Ids)) {
+    const auto Start = std::chrono::steady_clock::now();
+    cl_program Shared = build(RealContext, Ids);
+    RT.log().debug(
+        config::DebugCategory::Compile, "partition-ready program built for ", Ids.size(),
+        " device(s) of one platform in ",
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count(),
+        " ms", Shared ? "" : " (failed)");
+    if (Shared) {
       Built.push_back(Shared);
       for (cl_device_id Id : Ids)
         SplitReal[Id] = Shared;
