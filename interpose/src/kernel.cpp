@@ -45,6 +45,10 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
     Arg.SetMem = Mem->shared_from_this();
   } else {
     Result = Real.clSetKernelArg(Validation, Index, Size, Value);
+    // Refused: Size may not describe Value (a __local argument given a value), so nothing of it
+    // is read (ASan caught 64 bytes read from a 4-byte variable in api.kernels).
+    if (Result != CL_SUCCESS)
+      return Result;
     if (!Value) {
       // NULL: a __local size, or a NULL buffer. Without argument info (not every build keeps
       // it) a __local is far likelier.
