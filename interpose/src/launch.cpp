@@ -357,6 +357,10 @@ analysis::LaunchArgs scalarsOf(const LaunchRequest &R) {
 // Whether Device can run this launch's slices: the work-group size the kernel allows there
 // (register pressure can lower it below the device's maximum) and its local memory.
 bool canRun(Kernel &K, ExecDevice &Device, const LaunchRequest &R, std::string &Why) {
+  if (K.program().splitBuildPending(Device)) {
+    Why = "its partition-ready program is still being built";
+    return false;
+  }
   cl_int Error = CL_SUCCESS;
   cl_kernel Real = K.realFor(Device, true, Error);
   if (!Real) {

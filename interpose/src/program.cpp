@@ -2,6 +2,7 @@
 
 #include "runtime.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace libsplit {
@@ -13,12 +14,18 @@ Program::Program(std::shared_ptr<Context> Owner, cl_program OriginalReal,
 }
 
 Program::~Program() {
+  joinLaterBuild();
   for (auto It = ReleaseCallbacks.rbegin(); It != ReleaseCallbacks.rend(); ++It)
     It->first(this, It->second);
   const RealApi &Real = runtime().real();
   for (cl_program P : Built)
     Real.clReleaseProgram(P);
   Real.clReleaseProgram(OriginalReal);
+}
+
+void Program::joinLaterBuild() {
+  if (LaterBuild.joinable())
+    LaterBuild.join();
 }
 
 cl_int Program::build(const std::vector<cl_device_id> &RealDevices, const char *Options) {
@@ -28,58 +35,56 @@ cl_int Program::build(const std::vector<cl_device_id> &RealDevices, const char *
                                             Options, nullptr, nullptr);
   if (Result != CL_SUCCESS)
     return Result;
+  joinLaterBuild(); // a rebuild replaces what an earlier build is still making
   buildSplitVariant(Options ? Options : "");
   return CL_SUCCESS;
 }
 
-void Program::buildSplitVariant(const std::string &Options) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  Runtime &RT = runtime();
-  const RealApi &Real = RT.real();
-  for (cl_program P : Built)
-    Real.clReleaseProgram(P);
-  Built.clear();
-  SplitReal.clear();
-  SplitUnavailable.clear();
-  auto Devices = Owner->splitDevices();
-  if (Devices.size() < 2) {
-    SplitUnavailable = "fewer than two devices to split across";
-    return;
-  }
-  if (Sources.empty()) {
-    SplitUnavailable = "the program was not created from source";
-    return;
-  }
-  Compiled = compileForSplitting(Sources, Options);
-  if (!Compiled.Ok) {
-    SplitUnavailable = Compiled.Error;
-    RT.log().warn("program's kernels run unsplit: ", Compiled.Error);
-    return;
-  }
-  // One partition-ready program per real context, built for that context's split devices; if
-  // that build fails, one program per device, so that a device the rewritten source does not
-  // suit (no fp64, an extension missing) is left out rather than every device.
-  std::map<cl_context, std::vector<cl_device_id>> ByContext;
-  for (ExecDevice *D : Devices)
-    ByContext[D->RealContext].push_back(D->Real);
-  std::string FirstLog;
-  cl_int FirstError = CL_SUCCESS;
-  auto build = [&](cl_context RealContext, const std::vector<cl_device_id> &Ids) -> cl_program {
+namespace {
+
+// The device types that get work from a launch's first split: with an adaptive balancer and the
+// first split by type, those of the app's devices; empty: every device may (the uniform and
+// static balancers, a uniform first split).
+std::set<cl_device_type> typesWorkingFirst(Context &Owner) {
+  std::set<cl_device_type> Types;
+  const config::Config &Settings = runtime().config();
+  if (Settings.FirstSplit != config::FirstSplitMode::ByType ||
+      Settings.Balancer == config::BalancerKind::Uniform ||
+      Settings.Balancer == config::BalancerKind::Static)
+    return Types;
+  for (Device *App : Owner.appDevices())
+    if (ExecDevice *E = Owner.execFor(App))
+      Types.insert(E->Type & ~CL_DEVICE_TYPE_DEFAULT);
+  return Types;
+}
+
+void warnBuildFailure(std::size_t Failed, std::size_t Devices, cl_int Error,
+                      const std::string &Log) {
+  runtime().log().warn("the partition-ready program does not build on ", Failed, " of ", Devices,
+                       " devices (error ", Error, "); they are left out of its kernels\n", Log);
+}
+
+} // namespace
+
+void Program::buildOn(cl_context RealContext, const std::vector<cl_device_id> &Ids,
+                      const std::string &Options, cl_int &FirstError, std::string &FirstLog) {
+  const RealApi &Real = runtime().real();
+  auto build = [&](const std::vector<cl_device_id> &For) -> cl_program {
     const char *Text = Compiled.Source.c_str();
     cl_int Error = CL_SUCCESS;
     cl_program P = Real.clCreateProgramWithSource(RealContext, 1, &Text, nullptr, &Error);
     if (P)
-      Error = Real.clBuildProgram(P, static_cast<cl_uint>(Ids.size()), Ids.data(), Options.c_str(),
+      Error = Real.clBuildProgram(P, static_cast<cl_uint>(For.size()), For.data(), Options.c_str(),
                                   nullptr, nullptr);
     if (Error == CL_SUCCESS)
       return P;
     size_t Size = 0;
     if (FirstError == CL_SUCCESS) {
       FirstError = Error;
-      if (P && Real.clGetProgramBuildInfo(P, Ids.front(), CL_PROGRAM_BUILD_LOG, 0, nullptr,
+      if (P && Real.clGetProgramBuildInfo(P, For.front(), CL_PROGRAM_BUILD_LOG, 0, nullptr,
                                           &Size) == CL_SUCCESS) {
         FirstLog.resize(Size);
-        Real.clGetProgramBuildInfo(P, Ids.front(), CL_PROGRAM_BUILD_LOG, Size, FirstLog.data(),
+        Real.clGetProgramBuildInfo(P, For.front(), CL_PROGRAM_BUILD_LOG, Size, FirstLog.data(),
                                    nullptr);
       }
     }
@@ -87,37 +92,124 @@ void Program::buildSplitVariant(const std::string &Options) {
       Real.clReleaseProgram(P);
     return nullptr;
   };
-  for (auto &[RealContext, Ids] : ByContext) {
-    const auto Start = std::chrono::steady_clock::now();
-    cl_program Shared = build(RealContext, Ids);
-    RT.log().debug(
-        config::DebugCategory::Compile, "partition-ready program built for ", Ids.size(),
-        " device(s) of one platform in ",
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count(),
-        " ms", Shared ? "" : " (failed)");
-    if (Shared) {
-      Built.push_back(Shared);
-      for (cl_device_id Id : Ids)
-        SplitReal[Id] = Shared;
-      continue;
-    }
+  const auto Start = std::chrono::steady_clock::now();
+  cl_program Shared = build(Ids);
+  runtime().log().debug(
+      config::DebugCategory::Compile, "partition-ready program built for ", Ids.size(),
+      " device(s) of one platform in ",
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count(),
+      " ms", Shared ? "" : " (failed)");
+  std::vector<std::pair<cl_device_id, cl_program>> Made;
+  if (Shared)
     for (cl_device_id Id : Ids)
-      if (cl_program Alone = build(RealContext, {Id})) {
-        Built.push_back(Alone);
-        SplitReal[Id] = Alone;
-      }
+      Made.emplace_back(Id, Shared);
+  else
+    for (cl_device_id Id : Ids)
+      if (cl_program Alone = build({Id}))
+        Made.emplace_back(Id, Alone);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (auto &[Id, P] : Made) {
+    if (std::find(Built.begin(), Built.end(), P) == Built.end())
+      Built.push_back(P);
+    SplitReal[Id] = P;
   }
+}
+
+void Program::buildSplitVariant(const std::string &Options) {
+  Runtime &RT = runtime();
+  const RealApi &Real = RT.real();
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (cl_program P : Built)
+      Real.clReleaseProgram(P);
+    Built.clear();
+    SplitReal.clear();
+    SplitUnavailable.clear();
+    Pending.clear();
+  }
+  auto unavailable = [this](std::string Why) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    SplitUnavailable = std::move(Why);
+  };
+  auto Devices = Owner->splitDevices();
+  if (Devices.size() < 2)
+    return unavailable("fewer than two devices to split across");
+  if (Sources.empty())
+    return unavailable("the program was not created from source");
+  CompiledProgram Result = compileForSplitting(Sources, Options);
+  if (!Result.Ok) {
+    RT.log().warn("program's kernels run unsplit: ", Result.Error);
+    return unavailable(Result.Error);
+  }
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Compiled = std::move(Result);
+  }
+  // One partition-ready program per real context, built for that context's split devices. A
+  // context whose devices get no work from the first split (a CPU beside a GPU app) is built in
+  // the background: it is first needed at a probe, launches later, and a CPU build costs 60 ms
+  // (PoCL's cache warm) to 1.1 s (cold) that the app would otherwise wait for in
+  // clBuildProgram. Its devices are left out of launches until it is ready.
+  const std::set<cl_device_type> WorkFirst = typesWorkingFirst(*Owner);
+  std::map<cl_context, std::vector<cl_device_id>> Now, Later;
+  std::map<cl_context, bool> Needed;
+  for (ExecDevice *D : Devices)
+    Needed[D->RealContext] = Needed[D->RealContext] || WorkFirst.empty() ||
+                             WorkFirst.count(D->Type & ~CL_DEVICE_TYPE_DEFAULT) != 0;
+  for (ExecDevice *D : Devices)
+    (Needed[D->RealContext] ? Now : Later)[D->RealContext].push_back(D->Real);
+  cl_int FirstError = CL_SUCCESS;
+  std::string FirstLog;
+  std::size_t NowDevices = 0, LaterDevices = 0;
+  for (auto &[RealContext, Ids] : Now) {
+    buildOn(RealContext, Ids, Options, FirstError, FirstLog);
+    NowDevices += Ids.size();
+  }
+  for (auto &[RealContext, Ids] : Later)
+    LaterDevices += Ids.size();
+  std::lock_guard<std::mutex> Lock(Mutex);
   if (FirstError != CL_SUCCESS)
-    RT.log().warn("the partition-ready program does not build on ",
-                  Devices.size() - SplitReal.size(), " of ", Devices.size(), " devices (error ",
-                  FirstError, "); they are left out of its kernels\n", FirstLog);
-  if (SplitReal.size() < 2) {
+    warnBuildFailure(NowDevices - SplitReal.size(), NowDevices, FirstError, FirstLog);
+  if (SplitReal.size() + LaterDevices < 2) {
     SplitUnavailable = "the partition-ready program builds on fewer than two devices";
     for (cl_program P : Built)
       Real.clReleaseProgram(P);
     Built.clear();
     SplitReal.clear();
+    return;
   }
+  if (Later.empty())
+    return;
+  for (auto &[RealContext, Ids] : Later)
+    Pending.insert(Ids.begin(), Ids.end());
+  RT.backgroundStarted();
+  LaterBuild = std::thread([this, Later = std::move(Later), Options, LaterDevices] {
+    cl_int Error = CL_SUCCESS;
+    std::string Log;
+    for (const auto &[RealContext, Ids] : Later)
+      buildOn(RealContext, Ids, Options, Error, Log);
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      std::size_t Made = 0;
+      for (const auto &[RealContext, Ids] : Later)
+        for (cl_device_id Id : Ids)
+          Made += SplitReal.count(Id);
+      if (Error != CL_SUCCESS)
+        warnBuildFailure(LaterDevices - Made, LaterDevices, Error, Log);
+      Pending.clear();
+      // Kernels may hold programs of Built already: they are released with the program.
+      if (SplitReal.size() < 2) {
+        SplitUnavailable = "the partition-ready program builds on fewer than two devices";
+        SplitReal.clear();
+      }
+    }
+    runtime().backgroundDone();
+  });
+}
+
+bool Program::splitBuildPending(const ExecDevice &Device) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Pending.count(Device.Real) != 0;
 }
 
 cl_program Program::splitProgramFor(const ExecDevice &Device) const {

@@ -11,7 +11,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace libsplit {
@@ -34,6 +36,8 @@ public:
   // The partition-ready program on a device's real context and the kernel's split facts, or
   // null when the kernel must run unsplit (Why says why).
   cl_program splitProgramFor(const ExecDevice &Device) const;
+  // The partition-ready program is still being built for this device, in the background.
+  bool splitBuildPending(const ExecDevice &Device) const;
   const CompiledKernel *splitKernel(const std::string &Name, std::string &Why) const;
   // Identifies the program's source across runs (empty when it has no partition-ready variant).
   std::string sourceKey() const;
@@ -43,6 +47,14 @@ public:
 
 private:
   void buildSplitVariant(const std::string &Options);
+  // Builds the partition-ready source on one real context for Ids: one program for all, else
+  // one per device (a device the rewritten source does not suit is left out, not every device).
+  // Records what it built in Built and SplitReal (Mutex held by the caller), the first failure
+  // in FirstError and FirstLog.
+  void buildOn(cl_context RealContext, const std::vector<cl_device_id> &Ids,
+               const std::string &Options, cl_int &FirstError, std::string &FirstLog);
+  // Waits for a background build, if one runs.
+  void joinLaterBuild();
 
   std::shared_ptr<Context> Owner;
   cl_program OriginalReal;
@@ -52,6 +64,8 @@ private:
   CompiledProgram Compiled;
   std::map<cl_device_id, cl_program> SplitReal; // per split device (programs may be shared)
   std::vector<cl_program> Built;                // each real partition-ready program once
+  std::set<cl_device_id> Pending; // devices whose partition-ready program is still being built
+  std::thread LaterBuild;
   std::vector<std::pair<void(CL_CALLBACK *)(cl_program, void *), void *>> ReleaseCallbacks;
 };
 

@@ -58,7 +58,22 @@ Runtime::Runtime()
   std::atexit([] { runtime().finish(); });
 }
 
+void Runtime::backgroundStarted() {
+  std::lock_guard<std::mutex> Lock(BackgroundMutex);
+  ++Background;
+}
+
+void Runtime::backgroundDone() {
+  std::lock_guard<std::mutex> Lock(BackgroundMutex);
+  if (--Background == 0)
+    BackgroundIdle.notify_all();
+}
+
 void Runtime::finish() {
+  {
+    std::unique_lock<std::mutex> Lock(BackgroundMutex);
+    BackgroundIdle.wait(Lock, [this] { return Background == 0; });
+  }
   Balance->saveTuning();
   Recorder->flush();
   Spans->finish();

@@ -13,6 +13,7 @@
 #include "config/log.hpp"
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -60,6 +61,12 @@ public:
     return Settings.FailLaunch != 0 && LaunchesRun.fetch_add(1) + 1 == Settings.FailLaunch;
   }
 
+  // Work left running in the background (partition-ready programs built for devices that get
+  // no work at first): finish() waits for it, so that no vendor call is still running while the
+  // vendors' libraries tear down at exit.
+  void backgroundStarted();
+  void backgroundDone();
+
   // At exit: the summary (LIBSPLIT_SUMMARY), the trace flushed, the tuning saved.
   void finish();
 
@@ -76,6 +83,9 @@ private:
   std::vector<std::shared_ptr<Device>> RootDevices;
   std::vector<cl_device_id> SplitDevices;
   std::atomic<unsigned long> LaunchesRun{0};
+  std::mutex BackgroundMutex;
+  std::condition_variable BackgroundIdle;
+  unsigned Background = 0;
   std::mutex LiveMemMutex;
   std::unordered_set<const void *> LiveMem;
   std::unique_ptr<LaunchBalancer> Balance;
