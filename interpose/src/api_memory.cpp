@@ -30,7 +30,10 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
   const bool WantsHostPtr = Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   LIBSPLIT_CHECK_RET(WantsHostPtr != (HostPtr != nullptr), CL_INVALID_HOST_PTR, ErrorRet);
   auto B = Buffer::create(C->shared_from_this(), Flags, Size, HostPtr);
-  const cl_int Error = B->initialize();
+  // Only where nothing splits: merges and atomic combinations write into the host copy (here
+  // the app's memory) assuming no kernel changed it, which a device working in place does
+  // (api.atomics counted a CPU's increments twice).
+  const cl_int Error = B->initialize((Flags & CL_MEM_USE_HOST_PTR) && C->splitDevices().size() < 2);
   if (Error != CL_SUCCESS) {
     B->release();
     setError(ErrorRet, Error);

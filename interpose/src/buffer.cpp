@@ -63,9 +63,21 @@ Buffer::~Buffer() {
       runtime().real().clReleaseMemObject(M);
 }
 
-cl_int Buffer::initialize() {
+cl_int Buffer::initialize(bool AppDeviceOnAppMemory) {
   cl_int Error = CL_SUCCESS;
-  if (!realOn(Owner->primary(), Error))
+  ExecDevice &App = Owner->primary();
+  if (!Parent && HostPtr && AppDeviceOnAppMemory) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Real[App.Index] = runtime().real().clCreateBuffer(
+        App.RealContext, (Flags & KernelAccessFlags) | CL_MEM_USE_HOST_PTR, Size, HostPtr, &Error);
+    if (!Real[App.Index])
+      return Error;
+    // What the implementation keeps of the app's memory is the app's data: valid there. Where
+    // it works in place, libsplit's later copies between the two move identical bytes.
+    DeviceValid[App.Index].add(0, Size);
+    return CL_SUCCESS;
+  }
+  if (!realOn(App, Error))
     return Error;
   if (!Parent && (Flags & CL_MEM_COPY_HOST_PTR))
     return CL_SUCCESS; // the caller copies the data in with write()
