@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 
 namespace libsplit {
 
@@ -582,14 +583,20 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     AnyCombine |= !P.Combine.empty();
   }
 
-  // One slice and nothing to merge: the kernel is left running and its wait handed to the queue,
-  // as for an unsplit launch (a key held on one device: its next launch is queued before this
-  // one ends). The balancer then hears of it after the next launch was proposed.
-  const bool Pipelined = Slices.size() == 1 && !AnyDiffMerge && !AnyCombine && Q.canFinishLater();
+  // Nothing to merge, and one slice or a split the balancer holds: the kernels are left running
+  // and their wait handed to the queue, as for an unsplit launch, so that each device has the
+  // next launch queued before this one ends. The balancer then hears of the launch after the
+  // next one was proposed, which is why a split still being searched waits for its slices (each
+  // step would otherwise come a launch late).
+  const std::optional<balancer::KeyTrace> BalancerState = RT.balancer().trace(Key);
+  const bool Held = Proposal.Purpose == balancer::LaunchPurpose::Balance && BalancerState &&
+                    BalancerState->Converged;
+  const bool Pipelined =
+      (Slices.size() == 1 || Held) && !AnyDiffMerge && !AnyCombine && Q.canFinishLater();
   if (!Pipelined)
     Q.finishPending(); // earlier launches are measured, and traced, before this one
-  cl_event Running = nullptr;
-  Clock::time_point PipelinedStart;
+  std::vector<cl_event> Running(Slices.size(), nullptr);
+  std::vector<Clock::time_point> KernelStarts(Slices.size());
   const auto LaunchStart = Clock::now();
   // 1. Bring to the host whatever some device lacks and only another device holds.
   for (auto &[Root, P] : Plans) {
@@ -655,9 +662,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
            Global[Dim] = (Mine.EndGroup - Mine.FirstGroup) * R.Local[Dim];
            const auto KernelStart = Clock::now();
            if (Pipelined) {
-             PipelinedStart = KernelStart;
+             KernelStarts[I] = KernelStart;
              return Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim, Offset.data(),
-                                               Global.data(), R.Local.data(), 0, nullptr, &Running);
+                                               Global.data(), R.Local.data(), 0, nullptr,
+                                               &Running[I]);
            }
            Error = runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
            runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
@@ -670,8 +678,15 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   for (auto &[Root, P] : Plans)
     for (size_t I = 0; I < Slices.size(); ++I)
       Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
-  if (Result != CL_SUCCESS)
+  if (Result != CL_SUCCESS) {
+    // Slices that did start still run on their devices: they end before the launch does.
+    for (cl_event &E : Running)
+      if (E) {
+        double Ignored = 0.0;
+        awaitKernel(E, Ignored);
+      }
     return Result;
+  }
 
   // 3. Who holds what: disjoint writes stay on their device; merged buffers come back to the
   //    host (merge.hpp): by diff against the snapshot, or, for atomics, by combination.
@@ -695,14 +710,15 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       Slices[I].BytesOut += Parts[I].BytesOut;
     }
   }
-  // 4. Tell the balancer, and the trace (later for a pipelined launch, once its kernel ran).
+  // 4. Tell the balancer, and the trace (later for a pipelined launch, once its kernels ran).
   //    The gather before the launch is charged to the devices in proportion to the bytes they
-  //    received. Kernel: the kernel time of a pipelined launch's one slice.
+  //    received. Kernels: the kernel time of each slice of a pipelined launch.
   auto report = [Slices, Devices, Proposal, GatherSeconds, Key, Dim, AnyDiffMerge, AnyCombine,
-                 Base = recordOf(K, Request)](double Makespan, double Kernel) mutable {
+                 Base = recordOf(K, Request)](double Makespan,
+                                              const std::vector<double> &Kernels) mutable {
     Runtime &RT = runtime();
-    if (Kernel >= 0.0)
-      Slices.front().KernelSeconds = Kernel;
+    for (size_t I = 0; I < Kernels.size() && I < Slices.size(); ++I)
+      Slices[I].KernelSeconds = Kernels[I];
     std::uint64_t AllBytesIn = 0;
     for (const Slice &S : Slices)
       AllBytesIn += S.BytesIn;
@@ -754,20 +770,33 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     RT.recorder().record(Rec);
   };
   if (!Pipelined) {
-    report(secondsSince(LaunchStart), -1.0);
+    report(secondsSince(LaunchStart), {});
     return CL_SUCCESS;
   }
-  // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
-  const double BeforeKernel = std::chrono::duration<double>(PipelinedStart - LaunchStart).count();
-  Q.finishLater([Running, report = std::move(report), BeforeKernel, PipelinedStart, Args = R.Args,
-                 Track = Slices.front().Device->Name, Name = K.name(), Fail]() mutable -> cl_int {
-    double KernelSeconds = 0.0;
-    if (cl_int Error = awaitPipelined(Running, PipelinedStart, Track, Name, KernelSeconds);
-        Error != CL_SUCCESS)
-      return Error;
+  std::vector<std::string> Tracks;
+  for (const Slice &S : Slices)
+    Tracks.push_back(S.Device->Name);
+  // The arguments stay alive until the kernels have run, whatever the app releases meanwhile.
+  Q.finishLater([Running, KernelStarts, LaunchStart, report = std::move(report), Args = R.Args,
+                 Tracks = std::move(Tracks), Name = K.name(), Fail]() mutable -> cl_int {
+    cl_int Result = CL_SUCCESS;
+    double Makespan = 0.0;
+    std::vector<double> Kernels(Running.size(), 0.0);
+    for (size_t I = 0; I < Running.size(); ++I) {
+      const cl_int Error = awaitPipelined(Running[I], KernelStarts[I], Tracks[I], Name, Kernels[I]);
+      if (Result == CL_SUCCESS)
+        Result = Error;
+      // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
+      // before it on the device, which is not its own cost.
+      Makespan =
+          std::max(Makespan, std::chrono::duration<double>(KernelStarts[I] - LaunchStart).count() +
+                                 Kernels[I]);
+    }
+    if (Result != CL_SUCCESS)
+      return Result;
     if (Fail)
       return InjectedFailure;
-    report(BeforeKernel + KernelSeconds, KernelSeconds);
+    report(Makespan, Kernels);
     return CL_SUCCESS;
   });
   return FinishesLater;
