@@ -11,16 +11,17 @@ namespace {
 
 // Enqueues Body on Q after the app's wait list; blocks when asked; hands out the event. A
 // blocking command that failed returns its error, as the native call would. FinishAnyway: a
-// non-blocking command waited for all the same, its error left to its event.
+// non-blocking command waited for all the same, its error left to its event. RunHere: a launch,
+// which may start on this thread when the queue is idle (Queue::enqueue).
 template <typename Fn>
 cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *WaitList,
                cl_event *EventOut, bool Blocking, Fn Body, CommandOrder Order = CommandOrder::Free,
-               bool FinishAnyway = false) {
+               bool FinishAnyway = false, bool RunHere = false) {
   std::vector<std::shared_ptr<Event>> Dependencies;
   if (cl_int Error = resolveWaitList(NumWait, WaitList, Q.context(), Dependencies);
       Error != CL_SUCCESS)
     return Error;
-  auto Done = Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order);
+  auto Done = Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order, RunHere);
   cl_int Result = CL_SUCCESS;
   if ((Blocking || FinishAnyway) && Done->wait() < 0 && Blocking)
     Result = Done->status();
@@ -488,10 +489,12 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   LIBSPLIT_CHECK(!K->snapshotArgs(R.Args), CL_INVALID_MEM_OBJECT);
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();
-  return enqueue(*Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
-                 [Keep, QueueKeep, R](libsplit::Event &Done) {
-                   return executeLaunch(*QueueKeep, *Keep, R, Done);
-                 });
+  return enqueue(
+      *Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
+      [Keep, QueueKeep, R](libsplit::Event &Done) {
+        return executeLaunch(*QueueKeep, *Keep, R, Done);
+      },
+      CommandOrder::Free, false, true);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueTask(cl_command_queue QueueHandle, cl_kernel KernelHandle,

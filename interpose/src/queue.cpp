@@ -32,7 +32,7 @@ Queue::~Queue() {
 
 std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
                                       std::vector<std::shared_ptr<Event>> WaitFor, CommandBody Body,
-                                      CommandOrder Order) {
+                                      CommandOrder Order, bool RunHere) {
   auto Done =
       Event::create(Owner, shared_from_this(), Type, (Properties & CL_QUEUE_PROFILING_ENABLE) != 0);
   {
@@ -40,9 +40,22 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     prunePending();
     Pending.push_back(Done);
   }
+  Command Next{Done, std::move(WaitFor), std::move(Body), Order};
   {
-    std::lock_guard<std::mutex> Lock(State->Mutex);
-    State->Commands.push_back({Done, std::move(WaitFor), std::move(Body), Order});
+    std::unique_lock<std::mutex> Lock(State->Mutex);
+    // An idle in-order queue of a context where nothing splits: the launch starts on the app's
+    // thread (a kernel left running, see FinishesLater), one thread hand-off fewer between the
+    // call and the device; its finish and completion stay with the executor.
+    if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
+        State->Commands.empty() && !State->Tail && Owner->splitDevices().size() < 2) {
+      State->Busy = true;
+      Lock.unlock();
+      runCommand(*State, Next, true);
+      Lock.lock();
+      State->Busy = false;
+    } else {
+      State->Commands.push_back(std::move(Next));
+    }
   }
   State->Wake.notify_one();
   return Done;
@@ -141,12 +154,35 @@ void Queue::finishTail(Executor &State) {
   complete(*Tail.Done, Result);
 }
 
+void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
+  // A command that waits on events might wait on the unfinished one.
+  if (!Next.WaitFor.empty())
+    finishTail(State);
+  State.Handed = nullptr;
+  const cl_int Result = execute(Next);
+  Next.WaitFor.clear();
+  Next.Body = nullptr;
+  finishTail(State); // the earlier command completes first
+  if (Result == FinishesLater && State.Handed)
+    State.Tail = Unfinished{Next.Done, std::move(State.Handed)};
+  else if (AppThread)
+    State.Tail = Unfinished{
+        Next.Done, [Result] { return Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result; }};
+  else
+    complete(*Next.Done, Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result);
+  State.Handed = nullptr;
+}
+
 void Queue::run(std::shared_ptr<Executor> State) {
   for (;;) {
     Command Next;
     {
       std::unique_lock<std::mutex> Lock(State->Mutex);
       for (;;) {
+        if (State->Busy) { // an app thread runs a command it enqueued
+          State->Wake.wait(Lock);
+          continue;
+        }
         if (State->Stopping && State->Commands.empty() && !State->Tail)
           return;
         if (!State->OutOfOrder && !State->Commands.empty()) {
@@ -162,9 +198,11 @@ void Queue::run(std::shared_ptr<Executor> State) {
         }
         // Nothing to start: what was left unfinished is finished before waiting.
         if (State->Tail) {
+          State->Busy = true;
           Lock.unlock();
           finishTail(*State);
           Lock.lock();
+          State->Busy = false;
           continue;
         }
         // Out of order, a held command must not hold back the others: look again when a
@@ -175,20 +213,13 @@ void Queue::run(std::shared_ptr<Executor> State) {
         else
           State->Wake.wait_for(Lock, std::chrono::microseconds(500));
       }
+      State->Busy = true;
     }
-    // A command that waits on events might wait on the unfinished one.
-    if (!Next.WaitFor.empty())
-      finishTail(*State);
-    State->Handed = nullptr;
-    const cl_int Result = execute(Next);
-    Next.WaitFor.clear();
-    Next.Body = nullptr;
-    finishTail(*State); // the earlier command completes first
-    if (Result == FinishesLater && State->Handed)
-      State->Tail = Unfinished{Next.Done, std::move(State->Handed)};
-    else
-      complete(*Next.Done, Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result);
-    State->Handed = nullptr;
+    runCommand(*State, Next, false);
+    {
+      std::lock_guard<std::mutex> Lock(State->Mutex);
+      State->Busy = false;
+    }
     // Next goes out of scope here: it may hold the last reference to the Queue.
   }
 }

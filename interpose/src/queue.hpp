@@ -50,9 +50,11 @@ public:
   cl_command_queue_properties properties() const { return Properties; }
   const std::vector<cl_queue_properties> &appProperties() const { return AppProperties; }
 
-  // Enqueues a command; returns its event (never null).
+  // Enqueues a command; returns its event (never null). RunHere: the body may run on the
+  // calling thread when the queue is idle (see enqueue).
   std::shared_ptr<Event> enqueue(cl_command_type Type, std::vector<std::shared_ptr<Event>> WaitFor,
-                                 CommandBody Body, CommandOrder Order = CommandOrder::Free);
+                                 CommandBody Body, CommandOrder Order = CommandOrder::Free,
+                                 bool RunHere = false);
   // Waits for every command enqueued so far.
   cl_int finish();
   // Every command enqueued so far has finished.
@@ -86,11 +88,17 @@ private:
     std::deque<Command> Commands;
     bool Stopping = false;
     bool OutOfOrder = false;
-    // Executor thread only.
+    // A command or a finish runs, on the executor thread or on an app thread that enqueued into
+    // an idle queue. Handed and Tail belong to whoever set Busy.
+    bool Busy = false;
     std::function<cl_int()> Handed; // from the body that just ran
     std::optional<Unfinished> Tail;
   };
   static void run(std::shared_ptr<Executor> State);
+  // Runs a taken command (Busy held): its body, then the earlier unfinished command's finish,
+  // then its own completion or its finish left for later. Completes nothing on an app thread
+  // when AppThread: the app's callbacks never run inside its own enqueue call.
+  static void runCommand(Executor &State, Command &Next, bool AppThread);
   static void finishTail(Executor &State);
   // Completes a command's event with its result.
   static void complete(Event &Done, cl_int Result);
