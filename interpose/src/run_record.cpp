@@ -56,6 +56,7 @@ void RunRecorder::record(const LaunchRecord &L) {
   KernelTotals &K = Kernels[L.Kernel];
   ++K.Launches;
   K.SplitLaunches += L.Split ? 1 : 0;
+  K.SharedLaunches += L.Split && L.Devices.size() >= 2 ? 1 : 0;
   if (!L.Split && !L.Unsplit.empty())
     K.Unsplit = L.Unsplit;
   K.MakespanSum += L.MakespanSeconds;
@@ -129,14 +130,18 @@ std::string RunRecorder::summary() const {
   std::size_t Width = 6;
   for (const auto &[Name, K] : Kernels)
     Width = std::max(Width, Name.size());
-  Out << "per kernel: launches, split launches, mean makespan, bytes moved, last split:\n";
+  // A split launch may give every work-group to one device (a device dropped, or measured
+  // alone): how many ran on two devices or more is what shows the split.
+  Out << "per kernel: launches, split launches, of them on 2+ devices, mean makespan, bytes "
+         "moved, last split:\n";
   for (const auto &[Name, K] : Kernels) {
     char Line[256];
-    std::snprintf(Line, sizeof(Line),
-                  "  %-*s %6" PRIu64 " launches %6" PRIu64 " split %10.3f ms %10.1f MiB  ",
-                  static_cast<int>(Width), Name.c_str(), K.Launches, K.SplitLaunches,
-                  1e3 * K.MakespanSum / static_cast<double>(std::max<std::uint64_t>(K.Launches, 1)),
-                  static_cast<double>(K.Bytes) / (1024.0 * 1024.0));
+    std::snprintf(
+        Line, sizeof(Line),
+        "  %-*s %6" PRIu64 " launches %6" PRIu64 " split %6" PRIu64 " on 2+ %10.3f ms %10.1f MiB  ",
+        static_cast<int>(Width), Name.c_str(), K.Launches, K.SplitLaunches, K.SharedLaunches,
+        1e3 * K.MakespanSum / static_cast<double>(std::max<std::uint64_t>(K.Launches, 1)),
+        static_cast<double>(K.Bytes) / (1024.0 * 1024.0));
     Out << Line;
     if (K.SplitLaunches == 0) {
       Out << "unsplit: " << (K.Unsplit.empty() ? "?" : K.Unsplit) << "\n";
