@@ -15,9 +15,12 @@ LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *L
     Events.push_back(E);
   }
   cl_int Result = CL_SUCCESS;
-  for (Event *E : Events)
+  for (Event *E : Events) {
+    if (E->status() > CL_COMPLETE && E->queue())
+      E->queue()->finishHere(E);
     if (E->wait() < 0)
       Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  }
   return Result;
 }
 

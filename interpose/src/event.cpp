@@ -67,6 +67,11 @@ void Event::addCallback(cl_int Trigger, Callback Fn, void *UserData) {
   Fn(this, Now < 0 ? Now : Trigger, UserData);
 }
 
+bool Event::hasCallbacks() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return !Callbacks.empty();
+}
+
 void Event::stamp(cl_profiling_info Which, std::uint64_t Nanoseconds) {
   const unsigned Slot = Which - CL_PROFILING_COMMAND_QUEUED;
   if (Slot < 4) {

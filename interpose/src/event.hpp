@@ -35,6 +35,8 @@ public:
   // Waits for completion; returns CL_COMPLETE or the (negative) error status.
   cl_int wait();
   void addCallback(cl_int Trigger, Callback Fn, void *UserData);
+  // Whether the app registered callbacks that have not run yet.
+  bool hasCallbacks() const;
 
   // Profiling, in nanoseconds of the host's CLOCK_MONOTONIC_RAW.
   void stamp(cl_profiling_info Which, std::uint64_t Nanoseconds);

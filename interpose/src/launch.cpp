@@ -258,7 +258,7 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
     return CL_SUCCESS;
   };
   if (Pipeline) {
-    Pipeline->finishLater(std::move(Finish));
+    Pipeline->finishLater(std::move(Finish), {Running});
     return FinishesLater;
   }
   return Finish();
@@ -777,28 +777,32 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   for (const Slice &S : Slices)
     Tracks.push_back(S.Device->Name);
   // The arguments stay alive until the kernels have run, whatever the app releases meanwhile.
-  Q.finishLater([Running, KernelStarts, LaunchStart, report = std::move(report), Args = R.Args,
-                 Tracks = std::move(Tracks), Name = K.name(), Fail]() mutable -> cl_int {
-    cl_int Result = CL_SUCCESS;
-    double Makespan = 0.0;
-    std::vector<double> Kernels(Running.size(), 0.0);
-    for (size_t I = 0; I < Running.size(); ++I) {
-      const cl_int Error = awaitPipelined(Running[I], KernelStarts[I], Tracks[I], Name, Kernels[I]);
-      if (Result == CL_SUCCESS)
-        Result = Error;
-      // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
-      // before it on the device, which is not its own cost.
-      Makespan =
-          std::max(Makespan, std::chrono::duration<double>(KernelStarts[I] - LaunchStart).count() +
-                                 Kernels[I]);
-    }
-    if (Result != CL_SUCCESS)
-      return Result;
-    if (Fail)
-      return InjectedFailure;
-    report(Makespan, Kernels);
-    return CL_SUCCESS;
-  });
+  std::vector<cl_event> Watched = Running;
+  Q.finishLater(
+      [Running, KernelStarts, LaunchStart, report = std::move(report), Args = R.Args,
+       Tracks = std::move(Tracks), Name = K.name(), Fail]() mutable -> cl_int {
+        cl_int Result = CL_SUCCESS;
+        double Makespan = 0.0;
+        std::vector<double> Kernels(Running.size(), 0.0);
+        for (size_t I = 0; I < Running.size(); ++I) {
+          const cl_int Error =
+              awaitPipelined(Running[I], KernelStarts[I], Tracks[I], Name, Kernels[I]);
+          if (Result == CL_SUCCESS)
+            Result = Error;
+          // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
+          // before it on the device, which is not its own cost.
+          Makespan = std::max(Makespan,
+                              std::chrono::duration<double>(KernelStarts[I] - LaunchStart).count() +
+                                  Kernels[I]);
+        }
+        if (Result != CL_SUCCESS)
+          return Result;
+        if (Fail)
+          return InjectedFailure;
+        report(Makespan, Kernels);
+        return CL_SUCCESS;
+      },
+      std::move(Watched));
   return FinishesLater;
 }
 

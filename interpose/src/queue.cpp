@@ -1,6 +1,7 @@
 #include "queue.hpp"
 
 #include "context.hpp"
+#include "runtime.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -43,11 +44,13 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
   Command Next{Done, std::move(WaitFor), std::move(Body), Order};
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
-    // An idle in-order queue of a context where nothing splits: the launch starts on the app's
-    // thread (a kernel left running, see FinishesLater), one thread hand-off fewer between the
-    // call and the device; its finish and completion stay with the executor.
+    // An in-order queue of a context where nothing splits, its executor idle: the launch starts
+    // on the app's thread (its kernel left running, see FinishesLater), with no thread hand-off
+    // between the call and the device; its completion stays with the executor, which the
+    // device wakes.
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
-        State->Commands.empty() && !State->Tail && Owner->splitDevices().size() < 2) {
+        State->Commands.empty() && State->Later.size() + 1 < MaxUnfinished &&
+        Owner->splitDevices().size() < 2) {
       State->Busy = true;
       Lock.unlock();
       runCommand(*State, Next, true);
@@ -83,7 +86,49 @@ bool Queue::idle() {
   return Pending.empty();
 }
 
+void Queue::finishHere(const Event *Until) {
+  const RealApi &Api = runtime().real();
+  std::vector<cl_event> Running;
+  std::uint64_t Last = 0; // the last unfinished command to wait for
+  {
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    if (State->Busy || !State->Commands.empty())
+      return;
+    for (const Unfinished &U : State->Later) {
+      Running.insert(Running.end(), U.Running.begin(), U.Running.end());
+      Last = U.Order;
+      if (U.Done.get() == Until)
+        break;
+    }
+    if (Last == 0 ||
+        (Until && State->Later.back().Order == Last && State->Later.back().Done.get() != Until))
+      return; // Until is not one of them
+    // The executor releases them once they are finished, which may happen meanwhile.
+    for (cl_event E : Running)
+      Api.clRetainEvent(E);
+  }
+  if (!Running.empty())
+    Api.clWaitForEvents(static_cast<cl_uint>(Running.size()), Running.data());
+  {
+    std::unique_lock<std::mutex> Lock(State->Mutex);
+    if (!State->Busy && State->Commands.empty()) {
+      State->Busy = true;
+      Lock.unlock();
+      // Those not finished by the executor meanwhile.
+      while (!State->Later.empty() && State->Later.front().Order <= Last &&
+             !State->Later.front().Done->hasCallbacks())
+        finishOldest(*State);
+      Lock.lock();
+      State->Busy = false;
+    }
+  }
+  State->Wake.notify_all();
+  for (cl_event E : Running)
+    Api.clReleaseEvent(E);
+}
+
 cl_int Queue::finish() {
+  finishHere(nullptr);
   std::vector<std::weak_ptr<Event>> Waiting;
   {
     std::lock_guard<std::mutex> Lock(PendingMutex);
@@ -143,34 +188,101 @@ void Queue::complete(Event &Done, cl_int Result) {
   Done.setStatus(Result == CL_SUCCESS ? CL_COMPLETE : (Result < 0 ? Result : -Result));
 }
 
-void Queue::finishTail(Executor &State) {
-  if (!State.Tail)
+void Queue::finishOldest(Executor &State) {
+  Unfinished Oldest = std::move(State.Later.front());
+  State.Later.pop_front();
+  const cl_int Result = Oldest.Finish();
+  if (Oldest.Done->profiled())
+    Oldest.Done->stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
+  complete(*Oldest.Done, Result);
+}
+
+void Queue::finishAll(Executor &State) {
+  while (!State.Later.empty())
+    finishOldest(State);
+}
+
+bool Queue::oldestEnded(Executor &State, bool Poll) {
+  if (State.Later.empty())
+    return false;
+  const Unfinished &Oldest = State.Later.front();
+  if (Oldest.Running.empty() || !Oldest.Watched || Oldest.Watched->Ended)
+    return true; // nothing to wait for, or nothing says when: its finish waits
+  if (!Poll)
+    return false;
+  for (cl_event E : Oldest.Running) {
+    cl_int Status = CL_QUEUED;
+    if (runtime().real().clGetEventInfo(E, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status),
+                                        &Status, nullptr) == CL_SUCCESS &&
+        Status > CL_COMPLETE)
+      return false;
+  }
+  return true;
+}
+
+void Queue::watch(Executor &State, Unfinished &U) {
+  if (U.Running.empty())
     return;
-  Unfinished Tail = std::move(*State.Tail);
-  State.Tail.reset();
-  const cl_int Result = Tail.Finish();
-  if (Tail.Done->profiled())
-    Tail.Done->stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
-  complete(*Tail.Done, Result);
+  auto W = std::make_shared<Watch>();
+  W->State = State.shared_from_this();
+  W->Remaining = U.Running.size();
+  for (size_t I = 0; I < U.Running.size(); ++I) {
+    auto Held = std::make_unique<std::shared_ptr<Watch>>(W);
+    if (runtime().real().clSetEventCallback(U.Running[I], CL_COMPLETE, deviceCommandEnded,
+                                            Held.get()) != CL_SUCCESS) {
+      // Not watched (the callbacks already registered still count down a watch no one reads):
+      // the executor finishes it by waiting.
+      U.Watched.reset();
+      return;
+    }
+    Held.release(); // the callback owns it now
+  }
+  U.Watched = std::move(W);
+}
+
+void CL_CALLBACK Queue::deviceCommandEnded(cl_event, cl_int, void *UserData) {
+  std::unique_ptr<std::shared_ptr<Watch>> Held(static_cast<std::shared_ptr<Watch> *>(UserData));
+  Watch &W = **Held;
+  if (W.Remaining.fetch_sub(1) != 1)
+    return;
+  auto State = W.State.lock();
+  if (!State)
+    return;
+  {
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    W.Ended = true;
+  }
+  State->Wake.notify_all();
 }
 
 void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
-  // A command that waits on events might wait on the unfinished one.
+  // A command that waits on events might wait on an unfinished one; too many unfinished ones
+  // wait for the oldest.
   if (!Next.WaitFor.empty())
-    finishTail(State);
+    finishAll(State);
+  while (State.Later.size() >= MaxUnfinished)
+    finishOldest(State);
   State.Handed = nullptr;
+  State.HandedRunning.clear();
   const cl_int Result = execute(Next);
   Next.WaitFor.clear();
   Next.Body = nullptr;
-  finishTail(State); // the earlier command completes first
-  if (Result == FinishesLater && State.Handed)
-    State.Tail = Unfinished{Next.Done, std::move(State.Handed)};
-  else if (AppThread)
-    State.Tail = Unfinished{
-        Next.Done, [Result] { return Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result; }};
-  else
-    complete(*Next.Done, Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result);
+  if (Result == FinishesLater && State.Handed) {
+    State.Later.push_back(Unfinished{
+        Next.Done, std::move(State.Handed), std::move(State.HandedRunning), {}, ++State.Joined});
+    watch(State, State.Later.back());
+  } else {
+    const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
+    if (AppThread) {
+      State.Later.push_back(
+          Unfinished{Next.Done, [Final] { return Final; }, {}, {}, ++State.Joined});
+    } else {
+      finishAll(State); // the earlier commands complete first
+      complete(*Next.Done, Final);
+    }
+  }
   State.Handed = nullptr;
+  State.HandedRunning.clear();
 }
 
 void Queue::run(std::shared_ptr<Executor> State) {
@@ -178,12 +290,23 @@ void Queue::run(std::shared_ptr<Executor> State) {
     Command Next;
     {
       std::unique_lock<std::mutex> Lock(State->Mutex);
+      bool Poll = false;
       for (;;) {
         if (State->Busy) { // an app thread runs a command it enqueued
           State->Wake.wait(Lock);
           continue;
         }
-        if (State->Stopping && State->Commands.empty() && !State->Tail)
+        // What ended on the devices completes first, in order.
+        if (oldestEnded(*State, Poll)) {
+          State->Busy = true;
+          Lock.unlock();
+          finishOldest(*State);
+          Lock.lock();
+          State->Busy = false;
+          continue;
+        }
+        Poll = false;
+        if (State->Stopping && State->Commands.empty() && State->Later.empty())
           return;
         if (!State->OutOfOrder && !State->Commands.empty()) {
           Next = std::move(State->Commands.front());
@@ -196,19 +319,14 @@ void Queue::run(std::shared_ptr<Executor> State) {
             break;
           }
         }
-        // Nothing to start: what was left unfinished is finished before waiting.
-        if (State->Tail) {
-          State->Busy = true;
-          Lock.unlock();
-          finishTail(*State);
-          Lock.lock();
-          State->Busy = false;
-          continue;
-        }
-        // Out of order, a held command must not hold back the others: look again when a
-        // command arrives or shortly (events of other queues and user events complete
-        // without telling this queue).
-        if (State->Commands.empty())
+        // Unfinished commands: a device callback wakes the executor when the oldest ends (the
+        // timeout only guards against a callback that never comes). Out of order, a held
+        // command must not hold back the others: look again when a command arrives or shortly
+        // (events of other queues and user events complete without telling this queue).
+        if (!State->Later.empty())
+          Poll =
+              State->Wake.wait_for(Lock, std::chrono::milliseconds(10)) == std::cv_status::timeout;
+        else if (State->Commands.empty())
           State->Wake.wait(Lock);
         else
           State->Wake.wait_for(Lock, std::chrono::microseconds(500));

@@ -6,7 +6,9 @@
 #include "event.hpp"
 #include "handles.hpp"
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -28,8 +30,10 @@ using CommandBody = std::function<cl_int(Event &)>;
 // A body of an in-order queue that has started device work and handed the rest to
 // Queue::finishLater returns this: its event completes when that finish has run. The executor
 // runs it after starting the next command (so the device has that one queued when this one
-// ends, as natively), before completing any later command, before a command that waits on
-// events, and before it would wait for more commands.
+// ends, as natively), before completing any later command and before a command that waits on
+// events. An idle executor does not wait for the device commands it handed on: it asks the
+// device to wake it when they end (an event callback), so that the app's next command starts
+// at once, as it would natively, while the events still complete without anyone waiting.
 inline constexpr cl_int FinishesLater = 1;
 
 // How a command orders itself against the others of an out-of-order queue (in-order queues run
@@ -57,16 +61,26 @@ public:
                                  bool RunHere = false);
   // Waits for every command enqueued so far.
   cl_int finish();
+  // Called by an app thread about to wait for Until (every command when null): waits for the
+  // device commands of the unfinished commands up to it itself, and completes those it can,
+  // instead of waiting for the executor to be woken and to wake it (one thread hand-off fewer
+  // per wait). Leaves the rest to the executor: a command whose event has callbacks (they never
+  // run inside the app's call), anything while the executor is running a command.
+  void finishHere(const Event *Until);
   // Every command enqueued so far has finished.
   bool idle();
   // Whether a body may return FinishesLater: an in-order queue.
   bool canFinishLater() const { return !State->OutOfOrder; }
   // Called by a body on the executor thread, which then returns FinishesLater: Finish waits for
-  // the work it started and returns CL_SUCCESS or the error its event ends with.
-  void finishLater(std::function<cl_int()> Finish) { State->Handed = std::move(Finish); }
-  // Called by a body on the executor thread: the command left unfinished before it finishes now
+  // the work it started (the device commands Running, still alive until Finish has run) and
+  // returns CL_SUCCESS or the error its event ends with.
+  void finishLater(std::function<cl_int()> Finish, std::vector<cl_event> Running) {
+    State->Handed = std::move(Finish);
+    State->HandedRunning = std::move(Running);
+  }
+  // Called by a body on the executor thread: the commands left unfinished before it finish now
   // (a launch that must be measured after the earlier ones).
-  void finishPending() { finishTail(*State); }
+  void finishPending() { finishAll(*State); }
 
 private:
   struct Command {
@@ -75,31 +89,57 @@ private:
     CommandBody Body;
     CommandOrder Order = CommandOrder::Free;
   };
-  // A command whose body returned FinishesLater, and its finish.
+  struct Executor;
+  // Counts down the device commands of an unfinished command from their completion callbacks.
+  struct Watch {
+    std::weak_ptr<Executor> State;
+    std::atomic<std::size_t> Remaining{0};
+    bool Ended = false; // Executor::Mutex held
+  };
+  // A command whose body returned FinishesLater (or whose completion an app thread left to the
+  // executor), its finish, and the device commands it waits for.
   struct Unfinished {
     std::shared_ptr<Event> Done;
     std::function<cl_int()> Finish;
+    std::vector<cl_event> Running;
+    std::shared_ptr<Watch> Watched; // null when Running is empty or callbacks failed
+    std::uint64_t Order = 0;        // Executor::Joined when it was added
   };
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
-  struct Executor {
+  struct Executor : std::enable_shared_from_this<Executor> {
     std::mutex Mutex;
     std::condition_variable Wake;
     std::deque<Command> Commands;
     bool Stopping = false;
     bool OutOfOrder = false;
     // A command or a finish runs, on the executor thread or on an app thread that enqueued into
-    // an idle queue. Handed and Tail belong to whoever set Busy.
+    // an idle queue. Handed and Later belong to whoever set Busy.
     bool Busy = false;
     std::function<cl_int()> Handed; // from the body that just ran
-    std::optional<Unfinished> Tail;
+    std::vector<cl_event> HandedRunning;
+    // Unfinished commands, oldest first: they complete in this order, each once its device
+    // commands ended.
+    std::deque<Unfinished> Later;
+    std::uint64_t Joined = 0; // how many ever joined Later
   };
+  // More unfinished commands than this and the next command waits for the oldest (the devices'
+  // own queues are bounded too).
+  static constexpr std::size_t MaxUnfinished = 1024;
   static void run(std::shared_ptr<Executor> State);
-  // Runs a taken command (Busy held): its body, then the earlier unfinished command's finish,
-  // then its own completion or its finish left for later. Completes nothing on an app thread
-  // when AppThread: the app's callbacks never run inside its own enqueue call.
+  // Runs a taken command (Busy held): its body, then its completion, after every earlier
+  // command's, or its finish left for later. Completes nothing on an app thread when AppThread:
+  // the app's callbacks never run inside its own enqueue call.
   static void runCommand(Executor &State, Command &Next, bool AppThread);
-  static void finishTail(Executor &State);
+  // Whether the oldest unfinished command may finish without waiting for a device (Mutex held).
+  // Poll: ask the devices, should a callback never come.
+  static bool oldestEnded(Executor &State, bool Poll);
+  static void finishOldest(Executor &State);
+  static void finishAll(Executor &State);
+  // Asks the devices to say when the command's device commands end (Busy held, Mutex not: a
+  // callback may run inside the call).
+  static void watch(Executor &State, Unfinished &U);
+  static void CL_CALLBACK deviceCommandEnded(cl_event, cl_int, void *UserData);
   // Completes a command's event with its result.
   static void complete(Event &Done, cl_int Result);
   // Out-of-order queues: the first command that may start now, if any (Mutex held).

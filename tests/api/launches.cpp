@@ -253,6 +253,73 @@ void chains(const Setup &S, cl_program Program) {
   clReleaseKernel(AddOne);
 }
 
+// What each launch's completion callback saw: the launch before it had completed already (an
+// in-order queue completes in order).
+struct StreamRecord {
+  std::vector<cl_event> Events;
+  std::vector<std::atomic<int>> SawEarlierComplete;
+  std::atomic<size_t> Called{0};
+  explicit StreamRecord(size_t N) : Events(N), SawEarlierComplete(N) {}
+};
+struct StreamSlot {
+  StreamRecord *Record;
+  size_t Index;
+};
+
+void CL_CALLBACK onStreamLaunch(cl_event, cl_int Status, void *UserData) {
+  auto *Slot = static_cast<StreamSlot *>(UserData);
+  StreamRecord &R = *Slot->Record;
+  const bool Earlier = Slot->Index == 0 || eventStatus(R.Events[Slot->Index - 1]) == CL_COMPLETE;
+  R.SawEarlierComplete[Slot->Index] = Status == CL_COMPLETE && Earlier ? 1 : 2;
+  R.Called.fetch_add(1);
+}
+
+void longStream(const Setup &S, cl_program Program) {
+  // Thousands of launches queued without any wait (more than libsplit keeps unfinished at once):
+  // each event completes on its own, in order, with its callback; the data sees every launch.
+  cl_kernel AddOne = createKernel(Program, "add_one");
+  const size_t N = 4096, Launches = 2500;
+  std::vector<cl_uint> Zero(N, 0u);
+  cl_mem A = createBuffer(S.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof(cl_uint),
+                          Zero.data());
+  setArg(AddOne, 0, A);
+  StreamRecord Record(Launches);
+  std::vector<StreamSlot> Slots(Launches);
+  cl_int Result = CL_SUCCESS;
+  for (size_t I = 0; I < Launches; ++I) {
+    cl_int R = clEnqueueNDRangeKernel(S.Queue, AddOne, 1, nullptr, &N, nullptr, 0, nullptr,
+                                      &Record.Events[I]);
+    if (R != CL_SUCCESS) {
+      Result = R;
+      break;
+    }
+    Slots[I] = {&Record, I};
+    R = clSetEventCallback(Record.Events[I], CL_COMPLETE, onStreamLaunch, &Slots[I]);
+    if (R != CL_SUCCESS)
+      Result = R;
+  }
+  clFlush(S.Queue);
+  say("%zu launches queued: %s", Launches, errorName(Result));
+  // Nobody waits: the last event must still complete.
+  say("the last launch completes without a wait: %s",
+      yesNo(Result == CL_SUCCESS && eventFinishes(Record.Events[Launches - 1], 20.0)));
+  say("every callback ran: %s", yesNo(waitFor([&] { return Record.Called == Launches; }, 20.0)));
+  size_t InOrder = 0;
+  for (const auto &Saw : Record.SawEarlierComplete)
+    InOrder += Saw == 1;
+  say("callbacks that saw the launch before complete: %zu of %zu", InOrder, Launches);
+  std::vector<cl_uint> Out = readAll<cl_uint>(S.Queue, A, N);
+  size_t Right = 0;
+  for (cl_uint V : Out)
+    Right += V == Launches;
+  say("elements incremented %zu times: %zu of %zu", Launches, Right, N);
+  for (cl_event E : Record.Events)
+    if (E)
+      clReleaseEvent(E);
+  clReleaseMemObject(A);
+  clReleaseKernel(AddOne);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -266,6 +333,8 @@ int main(int Argc, char **Argv) {
   tasksAndLocalMemory(S, Program);
   say("== chains of launches");
   chains(S, Program);
+  say("== a long stream of launches");
+  longStream(S, Program);
   clReleaseProgram(Program);
   tearDown(S);
   say("done");
