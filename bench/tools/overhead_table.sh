@@ -6,14 +6,18 @@
 # A split launch's host cost is its time minus the slowest device's own native time.
 #
 #   bench/tools/overhead_table.sh [--build DIR] [--cc PATH] [--rounds N] [--app-device P:D]
-#                                 [--devices P:D,P:D] [--] [launch_overhead options]
+#                                 [--devices P:D,P:D] [--baseline-lib PATH]
+#                                 [--] [launch_overhead options]
+#
+# --baseline-lib: another libsplit.so (an earlier build) measured in the same rounds, its
+# configurations prefixed "baseline-": an A/B on one machine.
 #
 # Devices: whatever the environment gives (POCL_DEVICES="basic pthread" on the CPU-only
 # machine; NVIDIA + PoCL on the GPU machine).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=$root/build cc="" rounds=5 app_device=0:0 devices=""
+build=$root/build cc="" rounds=5 app_device=0:0 devices="" baseline=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -21,6 +25,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --app-device) app_device=$2; shift 2 ;;
     --devices) devices=$2; shift 2 ;;
+    --baseline-lib) baseline=$2; shift 2 ;;
     --) shift; break ;;
     *) break ;;
   esac
@@ -40,13 +45,17 @@ for sync in end each; do
     for d in ${devices//,/ }; do
       echo "$sync native:$d $(measure "$tool" --device "$d" --sync "$sync" "$@")" >>"$results"
     done
-    split() { LD_PRELOAD=$lib LIBSPLIT_CC=$cc LIBSPLIT_TUNING=off "$@"; }
-    echo "$sync libsplit-app-device-only $(LIBSPLIT_DEVICES=$app_device split measure "$tool" \
-      --device "$app_device" --sync "$sync" "$@")" >>"$results"
-    echo "$sync libsplit-all-default $(split measure "$tool" --device "$app_device" \
-      --sync "$sync" "$@")" >>"$results"
-    echo "$sync libsplit-all-uniform $(LIBSPLIT_BALANCER=uniform split measure "$tool" \
-      --device "$app_device" --sync "$sync" "$@")" >>"$results"
+    for variant in libsplit ${baseline:+baseline}; do
+      preload=$lib
+      [ "$variant" = baseline ] && preload=$baseline
+      split() { LD_PRELOAD=$preload LIBSPLIT_CC=$cc LIBSPLIT_TUNING=off "$@"; }
+      echo "$sync $variant-app-device-only $(LIBSPLIT_DEVICES=$app_device split measure "$tool" \
+        --device "$app_device" --sync "$sync" "$@")" >>"$results"
+      echo "$sync $variant-all-default $(split measure "$tool" --device "$app_device" \
+        --sync "$sync" "$@")" >>"$results"
+      echo "$sync $variant-all-uniform $(LIBSPLIT_BALANCER=uniform split measure "$tool" \
+        --device "$app_device" --sync "$sync" "$@")" >>"$results"
+    done
   done
 done
 echo "us per launch (median, min-max over $rounds rounds); app device $app_device"

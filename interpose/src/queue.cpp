@@ -42,6 +42,7 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     Pending.push_back(Done);
   }
   Command Next{Done, std::move(WaitFor), std::move(Body), Order};
+  bool Notify = true;
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
     // An in-order queue of a context where nothing splits, its executor idle: the launch starts
@@ -56,11 +57,15 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
       runCommand(*State, Next, true);
       Lock.lock();
       State->Busy = false;
+      // A launch left running wakes the executor through its device's callback.
+      Notify = State->Waits == Executor::Waiting::Busy ||
+               (!State->Later.empty() && !State->Later.back().Watched);
     } else {
       State->Commands.push_back(std::move(Next));
     }
   }
-  State->Wake.notify_one();
+  if (Notify)
+    State->Wake.notify_one();
   return Done;
 }
 
@@ -106,9 +111,11 @@ void Queue::finishHere(const Event *Until) {
     // The executor releases them once they are finished, which may happen meanwhile.
     for (cl_event E : Running)
       Api.clRetainEvent(E);
+    ++State->AppThreadsWaiting;
   }
   if (!Running.empty())
     Api.clWaitForEvents(static_cast<cl_uint>(Running.size()), Running.data());
+  bool Notify = false;
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
     if (!State->Busy && State->Commands.empty()) {
@@ -121,8 +128,13 @@ void Queue::finishHere(const Event *Until) {
       Lock.lock();
       State->Busy = false;
     }
+    --State->AppThreadsWaiting;
+    // The callbacks that came meanwhile did not wake the executor.
+    Notify = State->Waits == Executor::Waiting::Busy ||
+             (State->Waits == Executor::Waiting::Work && !State->Later.empty());
   }
-  State->Wake.notify_all();
+  if (Notify)
+    State->Wake.notify_all();
   for (cl_event E : Running)
     Api.clReleaseEvent(E);
 }
@@ -248,11 +260,14 @@ void CL_CALLBACK Queue::deviceCommandEnded(cl_event, cl_int, void *UserData) {
   auto State = W.State.lock();
   if (!State)
     return;
+  bool Notify = false;
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
     W.Ended = true;
+    Notify = State->Waits == Executor::Waiting::Work && State->AppThreadsWaiting == 0;
   }
-  State->Wake.notify_all();
+  if (Notify)
+    State->Wake.notify_all();
 }
 
 void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
@@ -292,8 +307,10 @@ void Queue::run(std::shared_ptr<Executor> State) {
       std::unique_lock<std::mutex> Lock(State->Mutex);
       bool Poll = false;
       for (;;) {
-        if (State->Busy) { // an app thread runs a command it enqueued
+        if (State->Busy) { // an app thread runs a command it enqueued, or finishes some
+          State->Waits = Executor::Waiting::Busy;
           State->Wake.wait(Lock);
+          State->Waits = Executor::Waiting::Nothing;
           continue;
         }
         // What ended on the devices completes first, in order.
@@ -323,6 +340,7 @@ void Queue::run(std::shared_ptr<Executor> State) {
         // timeout only guards against a callback that never comes). Out of order, a held
         // command must not hold back the others: look again when a command arrives or shortly
         // (events of other queues and user events complete without telling this queue).
+        State->Waits = Executor::Waiting::Work;
         if (!State->Later.empty())
           Poll =
               State->Wake.wait_for(Lock, std::chrono::milliseconds(10)) == std::cv_status::timeout;
@@ -330,6 +348,7 @@ void Queue::run(std::shared_ptr<Executor> State) {
           State->Wake.wait(Lock);
         else
           State->Wake.wait_for(Lock, std::chrono::microseconds(500));
+        State->Waits = Executor::Waiting::Nothing;
       }
       State->Busy = true;
     }

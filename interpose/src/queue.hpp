@@ -118,6 +118,10 @@ private:
     bool Busy = false;
     std::function<cl_int()> Handed; // from the body that just ran
     std::vector<cl_event> HandedRunning;
+    // What the executor thread waits for, if anything: whoever changes that must wake it. A
+    // device callback wakes it only when no app thread waits for the devices itself.
+    enum class Waiting { Nothing, Busy, Work } Waits = Waiting::Nothing;
+    std::size_t AppThreadsWaiting = 0; // in finishHere
     // Unfinished commands, oldest first: they complete in this order, each once its device
     // commands ended.
     std::deque<Unfinished> Later;
