@@ -37,7 +37,7 @@ cc=${cc:-$build/bin/libsplit-cc}
   { echo "overhead_table: build first ($tool, $lib, $cc)" >&2; exit 2; }
 devices=${devices:-$app_device}
 
-measure() { "$@" | sed -n 's/.*: \([0-9.]*\) us per launch/\1/p'; }
+measure() { "$@" | sed -n 's/.*: \([0-9.]*\) us per launch.*/\1/p'; }
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 for sync in end each; do

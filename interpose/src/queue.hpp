@@ -6,7 +6,6 @@
 #include "event.hpp"
 #include "handles.hpp"
 
-#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -28,12 +27,13 @@ struct ExecDevice;
 using CommandBody = std::function<cl_int(Event &)>;
 
 // A body of an in-order queue that has started device work and handed the rest to
-// Queue::finishLater returns this: its event completes when that finish has run. The executor
-// runs it after starting the next command (so the device has that one queued when this one
-// ends, as natively), before completing any later command and before a command that waits on
-// events. An idle executor does not wait for the device commands it handed on: it asks the
-// device to wake it when they end (an event callback), so that the app's next command starts
-// at once, as it would natively, while the events still complete without anyone waiting.
+// Queue::finishLater returns this: its event completes when that finish has run, after the
+// device commands it named ended. Unfinished commands complete in order, before any later
+// command completes and before a command that waits on events starts; meanwhile later commands
+// start (the device has the next kernel queued when one ends, as natively). With nothing to
+// start, the executor waits for the oldest one's device commands without holding the queue,
+// so that an app thread may still start a launch itself (Queue::enqueue), and an app thread
+// that waits for the queue waits for the devices itself (Queue::finishHere).
 inline constexpr cl_int FinishesLater = 1;
 
 // How a command orders itself against the others of an out-of-order queue (in-order queues run
@@ -89,25 +89,17 @@ private:
     CommandBody Body;
     CommandOrder Order = CommandOrder::Free;
   };
-  struct Executor;
-  // Counts down the device commands of an unfinished command from their completion callbacks.
-  struct Watch {
-    std::weak_ptr<Executor> State;
-    std::atomic<std::size_t> Remaining{0};
-    bool Ended = false; // Executor::Mutex held
-  };
   // A command whose body returned FinishesLater (or whose completion an app thread left to the
   // executor), its finish, and the device commands it waits for.
   struct Unfinished {
     std::shared_ptr<Event> Done;
     std::function<cl_int()> Finish;
     std::vector<cl_event> Running;
-    std::shared_ptr<Watch> Watched; // null when Running is empty or callbacks failed
-    std::uint64_t Order = 0;        // Executor::Joined when it was added
+    std::uint64_t Order = 0; // Executor::Joined when it was added
   };
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
-  struct Executor : std::enable_shared_from_this<Executor> {
+  struct Executor {
     std::mutex Mutex;
     std::condition_variable Wake;
     std::deque<Command> Commands;
@@ -118,9 +110,10 @@ private:
     bool Busy = false;
     std::function<cl_int()> Handed; // from the body that just ran
     std::vector<cl_event> HandedRunning;
-    // What the executor thread waits for, if anything: whoever changes that must wake it. A
-    // device callback wakes it only when no app thread waits for the devices itself.
-    enum class Waiting { Nothing, Busy, Work } Waits = Waiting::Nothing;
+    // What the executor thread waits for, if anything: whoever changes that must wake it (a
+    // device wait ends on its own).
+    enum class Waiting { Nothing, Busy, Work, Device } Waits = Waiting::Nothing;
+    std::uint64_t EndedUpTo = 0; // the unfinished commands up to this one ended on their devices
     std::size_t AppThreadsWaiting = 0; // in finishHere
     // Unfinished commands, oldest first: they complete in this order, each once its device
     // commands ended.
@@ -136,14 +129,9 @@ private:
   // the app's callbacks never run inside its own enqueue call.
   static void runCommand(Executor &State, Command &Next, bool AppThread);
   // Whether the oldest unfinished command may finish without waiting for a device (Mutex held).
-  // Poll: ask the devices, should a callback never come.
-  static bool oldestEnded(Executor &State, bool Poll);
+  static bool oldestEnded(const Executor &State);
   static void finishOldest(Executor &State);
   static void finishAll(Executor &State);
-  // Asks the devices to say when the command's device commands end (Busy held, Mutex not: a
-  // callback may run inside the call).
-  static void watch(Executor &State, Unfinished &U);
-  static void CL_CALLBACK deviceCommandEnded(cl_event, cl_int, void *UserData);
   // Completes a command's event with its result.
   static void complete(Event &Done, cl_int Result);
   // Out-of-order queues: the first command that may start now, if any (Mutex held).
