@@ -493,6 +493,14 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     Names.push_back(D->Name);
     Types.push_back(D->Type & ~CL_DEVICE_TYPE_DEFAULT);
   }
+  // The balancer decides from what it heard: the launches left running before this one report
+  // first, except the last one when it holds a split (its devices then have this launch queued
+  // before that one ends). Deeper, a held split ran a thousand launches before the balancer
+  // heard that one device alone did better.
+  const auto Before = RT.balancer().trace(Key);
+  const bool Holding = Before && (Before->State == "converged" || Before->State == "single" ||
+                                  Before->State == "fixed");
+  Q.finishPending(Holding ? 1 : 0);
   const balancer::Split Proposal = RT.balancer().propose(
       Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT));
 

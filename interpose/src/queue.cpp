@@ -42,13 +42,13 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     Pending.push_back(Done);
   }
   Command Next{Done, std::move(WaitFor), std::move(Body), Order};
-  bool Notify = true;
+  bool Notify = false;
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
-    // An in-order queue of a context where nothing splits, its executor idle: the launch starts
-    // on the app's thread (its kernel left running, see FinishesLater), with no thread hand-off
-    // between the call and the device; its completion stays with the executor, which the
-    // device wakes.
+    // An in-order queue of a context where nothing splits, no command of it starting: the
+    // launch starts on the app's thread (its kernel left running, see FinishesLater), with no
+    // thread hand-off between the call and the device, while the executor completes earlier
+    // ones; its completion stays with the executor.
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
         State->Commands.empty() && State->Later.size() + 1 < MaxUnfinished &&
         Owner->splitDevices().size() < 2) {
@@ -57,12 +57,10 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
       runCommand(*State, Next, true);
       Lock.lock();
       State->Busy = false;
-      // An executor waiting for a device sees the new unfinished command when that wait ends.
-      Notify = State->Waits == Executor::Waiting::Busy ||
-               (!State->Later.empty() && State->Waits == Executor::Waiting::Work);
     } else {
       State->Commands.push_back(std::move(Next));
     }
+    Notify = State->Sleeping;
   }
   if (Notify)
     State->Wake.notify_one();
@@ -104,8 +102,6 @@ void Queue::finishHere(const Event *Until) {
   std::uint64_t Last = 0; // the last unfinished command to wait for
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
-    if (State->Busy || !State->Commands.empty())
-      return;
     for (const Unfinished &U : State->Later) {
       Running.insert(Running.end(), U.Running.begin(), U.Running.end());
       Last = U.Order;
@@ -115,33 +111,31 @@ void Queue::finishHere(const Event *Until) {
     if (Last == 0 ||
         (Until && State->Later.back().Order == Last && State->Later.back().Done.get() != Until))
       return; // Until is not one of them
-    // The executor releases them once they are finished, which may happen meanwhile.
+    // Whoever completes them releases them, which may happen meanwhile.
     for (cl_event E : Running)
       Api.clRetainEvent(E);
     ++State->AppThreadsWaiting;
   }
   waitForEach(Running);
-  bool Notify = false;
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
-    if (!State->Busy && State->Commands.empty()) {
-      State->Busy = true;
-      Lock.unlock();
-      // Those not finished by the executor meanwhile.
-      while (!State->Later.empty() && State->Later.front().Order <= Last &&
-             !State->Later.front().Done->hasCallbacks())
-        finishOldest(*State);
-      Lock.lock();
-      State->Busy = false;
-    }
     --State->AppThreadsWaiting;
-    // The executor leaves what ended to an app thread that waits for it (run), unless this one
-    // left some.
-    Notify = State->Waits == Executor::Waiting::Busy ||
-             (State->Waits == Executor::Waiting::Work && !State->Later.empty());
+    if (!State->Finishing) {
+      State->Finishing = true;
+      // Those not completed meanwhile; the app's callbacks never run inside its own call.
+      while (!State->Later.empty() && State->Later.front().Order <= Last &&
+             !State->Later.front().Done->hasCallbacks()) {
+        Lock.unlock();
+        finishOldest(*State);
+        Lock.lock();
+      }
+      releaseFinishing(*State, Lock);
+    } else if (State->Sleeping) {
+      // The executor left what ended to this thread.
+      Lock.unlock();
+      State->Wake.notify_one();
+    }
   }
-  if (Notify)
-    State->Wake.notify_all();
   for (cl_event E : Running)
     Api.clReleaseEvent(E);
 }
@@ -207,18 +201,41 @@ void Queue::complete(Event &Done, cl_int Result) {
   Done.setStatus(Result == CL_SUCCESS ? CL_COMPLETE : (Result < 0 ? Result : -Result));
 }
 
+void Queue::releaseFinishing(Executor &State, std::unique_lock<std::mutex> &Lock) {
+  State.Finishing = false;
+  const bool WakeExecutor = State.Sleeping;
+  Lock.unlock();
+  State.FinishingFree.notify_all();
+  if (WakeExecutor)
+    State.Wake.notify_one();
+  Lock.lock();
+}
+
 void Queue::finishOldest(Executor &State) {
-  Unfinished Oldest = std::move(State.Later.front());
-  State.Later.pop_front();
+  Unfinished Oldest;
+  {
+    std::lock_guard<std::mutex> Lock(State.Mutex);
+    Oldest = std::move(State.Later.front());
+    State.Later.pop_front();
+  }
   const cl_int Result = Oldest.Finish();
   if (Oldest.Done->profiled())
     Oldest.Done->stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
   complete(*Oldest.Done, Result);
 }
 
-void Queue::finishAll(Executor &State) {
-  while (!State.Later.empty())
+void Queue::finishUntilFewer(Executor &State, std::size_t Count) {
+  std::unique_lock<std::mutex> Lock(State.Mutex);
+  if (State.Later.size() <= Count)
+    return;
+  State.FinishingFree.wait(Lock, [&] { return !State.Finishing; });
+  State.Finishing = true;
+  while (State.Later.size() > Count) {
+    Lock.unlock();
     finishOldest(State);
+    Lock.lock();
+  }
+  releaseFinishing(State, Lock);
 }
 
 bool Queue::oldestEnded(const Executor &State) {
@@ -229,21 +246,20 @@ bool Queue::oldestEnded(const Executor &State) {
 void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
   // A command that waits on events might wait on an unfinished one; too many unfinished ones
   // wait for the oldest.
-  if (!Next.WaitFor.empty())
-    finishAll(State);
-  while (State.Later.size() >= MaxUnfinished)
-    finishOldest(State);
+  finishUntilFewer(State, Next.WaitFor.empty() ? MaxUnfinished - 1 : 0);
   State.Handed = nullptr;
   State.HandedRunning.clear();
   const cl_int Result = execute(Next);
   Next.WaitFor.clear();
   Next.Body = nullptr;
   if (Result == FinishesLater && State.Handed) {
+    std::lock_guard<std::mutex> Lock(State.Mutex);
     State.Later.push_back(Unfinished{Next.Done, std::move(State.Handed),
                                      std::move(State.HandedRunning), ++State.Joined});
   } else {
     const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
     if (AppThread) {
+      std::lock_guard<std::mutex> Lock(State.Mutex);
       State.Later.push_back(Unfinished{Next.Done, [Final] { return Final; }, {}, ++State.Joined});
     } else {
       finishAll(State); // the earlier commands complete first
@@ -260,69 +276,57 @@ void Queue::run(std::shared_ptr<Executor> State) {
     {
       std::unique_lock<std::mutex> Lock(State->Mutex);
       for (;;) {
-        if (State->Busy) { // an app thread runs a command it enqueued, or finishes some
-          State->Waits = Executor::Waiting::Busy;
-          State->Wake.wait(Lock);
-          State->Waits = Executor::Waiting::Nothing;
-          continue;
-        }
-        // What ended on the devices completes first, in order; an app thread that waits for
-        // the devices itself completes it (one thread hand-off fewer for it).
-        if (oldestEnded(*State) && State->AppThreadsWaiting > 0 && State->Commands.empty()) {
-          State->Waits = Executor::Waiting::Work;
-          State->Wake.wait(Lock);
-          State->Waits = Executor::Waiting::Nothing;
-          continue;
-        }
-        if (oldestEnded(*State)) {
-          State->Busy = true;
+        // What ended on the devices completes first, in order, unless an app thread that waits
+        // for it completes it itself (one thread hand-off fewer for it).
+        if (oldestEnded(*State) && !State->Finishing && State->AppThreadsWaiting == 0) {
+          State->Finishing = true;
           Lock.unlock();
           finishOldest(*State);
           Lock.lock();
-          State->Busy = false;
+          releaseFinishing(*State, Lock);
           continue;
         }
-        if (State->Stopping && State->Commands.empty() && State->Later.empty())
+        if (State->Stopping && !State->Busy && State->Commands.empty() && State->Later.empty())
           return;
-        if (!State->OutOfOrder && !State->Commands.empty()) {
-          Next = std::move(State->Commands.front());
-          State->Commands.pop_front();
-          break;
-        }
-        if (State->OutOfOrder) {
-          if (auto Ready = takeReady(*State)) {
-            Next = std::move(*Ready);
+        if (!State->Busy) {
+          if (!State->OutOfOrder && !State->Commands.empty()) {
+            Next = std::move(State->Commands.front());
+            State->Commands.pop_front();
             break;
           }
+          if (State->OutOfOrder) {
+            if (auto Ready = takeReady(*State)) {
+              Next = std::move(*Ready);
+              break;
+            }
+          }
         }
-        // Unfinished commands: wait for the oldest one's device commands, not Busy, so that
-        // app threads may start launches meanwhile (a device callback per launch, tried first,
-        // cost NVIDIA's driver about 8 us per launch on the H200).
-        if (!State->Later.empty()) {
+        // Unfinished commands: wait for the oldest one's device commands, holding nothing, so
+        // that app threads may start launches meanwhile (a device callback per launch, tried
+        // first, made launches about 7 us slower with NVIDIA's driver on the H200).
+        if (!State->Later.empty() && !oldestEnded(*State)) {
           const std::uint64_t Order = State->Later.front().Order;
           std::vector<cl_event> Running = State->Later.front().Running;
           const RealApi &Api = runtime().real();
           for (cl_event E : Running)
             Api.clRetainEvent(E);
-          State->Waits = Executor::Waiting::Device;
           Lock.unlock();
           waitForEach(Running);
           for (cl_event E : Running)
             Api.clReleaseEvent(E);
           Lock.lock();
-          State->Waits = Executor::Waiting::Nothing;
           State->EndedUpTo = std::max(State->EndedUpTo, Order);
           continue;
         }
         // Out of order, a held command must not hold back the others: look again when a
         // command arrives or shortly (events of other queues and user events complete without
         // telling this queue).
-        State->Waits = Executor::Waiting::Work;
-        if (State->Commands.empty())
-          State->Wake.wait(Lock);
-        else
+        State->Sleeping = true;
+        if (!State->Busy && State->OutOfOrder && !State->Commands.empty())
           State->Wake.wait_for(Lock, std::chrono::microseconds(500));
-        State->Waits = Executor::Waiting::Nothing;
+        else
+          State->Wake.wait(Lock);
+        State->Sleeping = false;
       }
       State->Busy = true;
     }

@@ -78,9 +78,9 @@ public:
     State->Handed = std::move(Finish);
     State->HandedRunning = std::move(Running);
   }
-  // Called by a body on the executor thread: the commands left unfinished before it finish now
-  // (a launch that must be measured after the earlier ones).
-  void finishPending() { finishAll(*State); }
+  // Called by a body on the executor thread: the commands left unfinished before it finish now,
+  // all but the Keep newest (a launch that must be measured after the earlier ones).
+  void finishPending(std::size_t Keep = 0) { finishUntilFewer(*State, Keep); }
 
 private:
   struct Command {
@@ -105,14 +105,18 @@ private:
     std::deque<Command> Commands;
     bool Stopping = false;
     bool OutOfOrder = false;
-    // A command or a finish runs, on the executor thread or on an app thread that enqueued into
-    // an idle queue. Handed and Later belong to whoever set Busy.
+    // A command body runs, on the executor thread or on an app thread that enqueued into a
+    // queue with nothing starting. Handed belongs to whoever set Busy; Later is read and changed
+    // with Mutex held.
     bool Busy = false;
     std::function<cl_int()> Handed; // from the body that just ran
     std::vector<cl_event> HandedRunning;
-    // What the executor thread waits for, if anything: whoever changes that must wake it (a
-    // device wait ends on its own).
-    enum class Waiting { Nothing, Busy, Work, Device } Waits = Waiting::Nothing;
+    // The executor thread waits on Wake: whoever gives it something to do wakes it.
+    bool Sleeping = false;
+    // Someone completes unfinished commands (in order: one at a time); a command body that
+    // needs them completed waits on FinishingFree.
+    bool Finishing = false;
+    std::condition_variable FinishingFree;
     std::uint64_t EndedUpTo = 0; // the unfinished commands up to this one ended on their devices
     std::size_t AppThreadsWaiting = 0; // in finishHere
     // Unfinished commands, oldest first: they complete in this order, each once its device
@@ -130,8 +134,13 @@ private:
   static void runCommand(Executor &State, Command &Next, bool AppThread);
   // Whether the oldest unfinished command may finish without waiting for a device (Mutex held).
   static bool oldestEnded(const Executor &State);
+  // Completes the oldest unfinished command (Finishing held, Mutex not).
   static void finishOldest(Executor &State);
-  static void finishAll(Executor &State);
+  // Completes the oldest ones until Count are left, waiting for Finishing if need be.
+  static void finishUntilFewer(Executor &State, std::size_t Count);
+  static void finishAll(Executor &State) { finishUntilFewer(State, 0); }
+  // Gives Finishing up (Mutex held by Lock, released meanwhile).
+  static void releaseFinishing(Executor &State, std::unique_lock<std::mutex> &Lock);
   // Completes a command's event with its result.
   static void complete(Event &Done, cl_int Result);
   // Out-of-order queues: the first command that may start now, if any (Mutex held).
