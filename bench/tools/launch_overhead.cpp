@@ -3,6 +3,9 @@
 // executor, planning and worker hand-offs), the devices' own launch latency being in both.
 //
 //   launch_overhead [--device P:D] [--launches N] [--global G] [--local L] [--sync each|end]
+//                   [--event 0|1] [--profiling 0|1]
+// --event 1 asks for an event per launch (released at once) and --profiling 1 makes a profiling
+// queue: natively, what libsplit's own launches cost the driver (it does both).
 #include "common/app_common.hpp"
 
 #include <algorithm>
@@ -16,18 +19,22 @@ __kernel void empty(__global int *unused, int n) {
 
 int main(int argc, char **argv) {
   app::Options Opts(argc, argv,
-                    "[--launches N] [--global G] [--local L] [--sync each|end] [--warmup N]");
+                    "[--launches N] [--global G] [--local L] [--sync each|end] [--warmup N] "
+                    "[--event 0|1] [--profiling 0|1]");
   const long Launches = Opts.integer("launches", 2000);
   const size_t Global = static_cast<size_t>(Opts.integer("global", 1024));
   const size_t Local = static_cast<size_t>(Opts.integer("local", 64));
   const long Warmup = Opts.integer("warmup", 50);
   const bool SyncEach = Opts.text("sync", "end") == "each";
+  const bool WithEvent = Opts.integer("event", 0) != 0;
+  const bool Profiling = Opts.integer("profiling", 0) != 0;
 
   app::DeviceChoice Choice = app::pickDevice(Opts);
   cl_int Err = CL_SUCCESS;
   cl_context Context = clCreateContext(nullptr, 1, &Choice.Device, nullptr, nullptr, &Err);
   CL_CHECK_ERR(Err, "clCreateContext");
-  cl_command_queue Queue = clCreateCommandQueue(Context, Choice.Device, 0, &Err);
+  cl_command_queue Queue =
+      clCreateCommandQueue(Context, Choice.Device, Profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &Err);
   CL_CHECK_ERR(Err, "clCreateCommandQueue");
   cl_mem Unused = clCreateBuffer(Context, CL_MEM_READ_WRITE, sizeof(int), nullptr, &Err);
   CL_CHECK_ERR(Err, "clCreateBuffer");
@@ -39,8 +46,11 @@ int main(int argc, char **argv) {
   CL_CHECK(clSetKernelArg(Kernel, 1, sizeof(int), &Never));
 
   auto launch = [&] {
-    CL_CHECK(
-        clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, &Local, 0, nullptr, nullptr));
+    cl_event Done = nullptr;
+    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, &Local, 0, nullptr,
+                                    WithEvent ? &Done : nullptr));
+    if (Done)
+      clReleaseEvent(Done);
     if (SyncEach)
       CL_CHECK(clFinish(Queue));
   };
