@@ -242,12 +242,16 @@ void Context::addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void
   DestructorCallbacks.emplace_back(Callback, UserData);
 }
 
-cl_int runOnDevices(std::vector<DeviceJob> Jobs) {
+cl_int runOnDevices(std::vector<DeviceJob> Jobs, bool Short) {
   if (Jobs.empty())
     return CL_SUCCESS;
-  if (Jobs.size() == 1) {
+  if (Jobs.size() == 1 || Short) {
     cl_int Result = CL_SUCCESS;
-    Jobs.front().Device->Worker->runHere([&] { Result = Jobs.front().Run(); });
+    for (DeviceJob &Job : Jobs)
+      Job.Device->Worker->runHere([&] {
+        if (const cl_int Error = Job.Run(); Result == CL_SUCCESS)
+          Result = Error;
+      });
     return Result;
   }
   // The calling thread runs one job itself, on a device whose worker is idle: a launch on two

@@ -78,6 +78,8 @@ struct DeviceJob {
   ExecDevice *Device;
   std::function<cl_int()> Run;
 };
-cl_int runOnDevices(std::vector<DeviceJob> Jobs);
+// Short: each job only queues work on its device (nothing to wait for): the caller runs them
+// one after the other, which costs less than waking the workers.
+cl_int runOnDevices(std::vector<DeviceJob> Jobs, bool Short = false);
 
 } // namespace libsplit

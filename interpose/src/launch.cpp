@@ -682,7 +682,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
            return Error;
          }});
   }
-  const cl_int Result = runOnDevices(std::move(Jobs));
+  // A held split with every slice's data in place only queues kernels: no worker need wake.
+  bool NothingToMove = true;
+  for (auto &[Root, P] : Plans)
+    for (const RangeSet &Missing : P.Missing)
+      NothingToMove = NothingToMove && Missing.totalBytes() == 0;
+  const cl_int Result = runOnDevices(std::move(Jobs), Pipelined && NothingToMove);
   for (auto &[Root, P] : Plans)
     for (size_t I = 0; I < Slices.size(); ++I)
       Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
