@@ -494,7 +494,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
       [Keep, QueueKeep, R](libsplit::Event &Done) {
         return executeLaunch(*QueueKeep, *Keep, R, Done);
       },
-      CommandOrder::Free, false, true);
+      CommandOrder::Free, false, Keep->lastLaunchLeftRunning());
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueTask(cl_command_queue QueueHandle, cl_kernel KernelHandle,

@@ -7,6 +7,7 @@
 #include "handles.hpp"
 #include "program.hpp"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,6 +44,11 @@ public:
   // partition-ready one. Created on first use; used only on that device's worker.
   cl_kernel realFor(ExecDevice &Device, bool Split, cl_int &Error);
 
+  // Whether its last launch left its kernels running (FinishesLater): its next launch may then
+  // start on the app's thread without holding the app up (Queue::enqueue).
+  bool lastLaunchLeftRunning() const { return LeftRunning.load(std::memory_order_relaxed); }
+  void noteLaunchLeftRunning(bool Yes) { LeftRunning.store(Yes, std::memory_order_relaxed); }
+
   // Why this kernel cannot split (empty if it can) and its split facts.
   const CompiledKernel *splitFacts(std::string &Why) const { return Owner->splitKernel(Name, Why); }
 
@@ -53,6 +59,7 @@ private:
   mutable std::mutex Mutex;
   std::vector<KernelArg> Args;
   std::map<std::pair<std::size_t, bool>, cl_kernel> Real;
+  std::atomic<bool> LeftRunning{false};
 };
 
 Kernel *asKernel(cl_kernel Handle);

@@ -430,6 +430,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     if (Devices.size() >= 2)
       RT.log().once("unsplit:" + K.name() + ":" + Reason, config::LogLevel::Info, "kernel ",
                     K.name(), " runs unsplit: ", Reason);
+    K.noteLaunchLeftRunning(Q.canFinishLater());
     return runWhole(K, Request, Q.exec(), Reason, Q.canFinishLater() ? &Q : nullptr, Fail);
   };
   if (Devices.size() < 2)
@@ -688,6 +689,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     for (const RangeSet &Missing : P.Missing)
       NothingToMove = NothingToMove && Missing.totalBytes() == 0;
   const cl_int Result = runOnDevices(std::move(Jobs), Pipelined && NothingToMove);
+  // The next launch of this kernel may start on the app's thread: this one neither waited for
+  // its kernels nor moved data (a stencil's halos would hold the app up).
+  K.noteLaunchLeftRunning(Pipelined && NothingToMove);
   for (auto &[Root, P] : Plans)
     for (size_t I = 0; I < Slices.size(); ++I)
       Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);

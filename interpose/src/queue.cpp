@@ -45,13 +45,14 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
   bool Notify = false;
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
-    // An in-order queue of a context where nothing splits, no command of it starting: the
-    // launch starts on the app's thread (its kernel left running, see FinishesLater), with no
-    // thread hand-off between the call and the device, while the executor completes earlier
-    // ones; its completion stays with the executor.
+    // An in-order queue with no command of it starting: a launch expected to leave its kernels
+    // running (see FinishesLater) starts on the app's thread, with no thread hand-off between
+    // the call and the devices, while the executor completes earlier ones; its completion stays
+    // with the executor. Where launches split, only with at most one launch unfinished: the
+    // balancer hears of every earlier one first (executeLaunch), which must not hold the app.
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
         State->Commands.empty() && State->Later.size() + 1 < MaxUnfinished &&
-        Owner->splitDevices().size() < 2) {
+        (State->Later.size() <= 1 || Owner->splitDevices().size() < 2)) {
       State->Busy = true;
       Lock.unlock();
       runCommand(*State, Next, true);
