@@ -246,6 +246,9 @@ cl_int runOnDevices(std::vector<DeviceJob> Jobs, bool Short) {
   if (Jobs.empty())
     return CL_SUCCESS;
   if (Jobs.size() == 1 || Short) {
+    std::stable_partition(Jobs.begin(), Jobs.end(), [](const DeviceJob &Job) {
+      return (Job.Device->Type & CL_DEVICE_TYPE_CPU) != 0;
+    });
     cl_int Result = CL_SUCCESS;
     for (DeviceJob &Job : Jobs)
       Job.Device->Worker->runHere([&] {
