@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 4's "a single device within 1% of native", measured on whole apps: each app of the GPU
-# manifest natively on the GPU and under libsplit restricted to it (LIBSPLIT_DEVICES), rounds
+# manifest natively on the GPU, under libsplit restricted to it (LIBSPLIT_DEVICES) and under
+# libsplit disabled (LIBSPLIT_DISABLE=1, pure pass-through), rounds
 # interleaved so that drift hits both alike; prints each run's app-timed seconds (the apps' own
 # stopwatch) and the median ratio per app. BASELINE_SO: another libsplit.so in the same rounds.
 #
@@ -22,6 +23,8 @@ for app in ${APPS:-ep aes montecarlo conv2d syrk}; do
     echo "$app native $("$pack/bench/apps/$app" --device "$gpu" "${args[@]}" 2>&1 | seconds)"
     echo "$app libsplit $(LIBSPLIT_DEVICES=$gpu LD_PRELOAD=$pack/lib/libsplit.so \
       "$pack/bench/apps/$app" --device "$gpu" "${args[@]}" 2>&1 | seconds)"
+    echo "$app disabled $(LIBSPLIT_DISABLE=1 LD_PRELOAD=$pack/lib/libsplit.so \
+      "$pack/bench/apps/$app" --device "$gpu" "${args[@]}" 2>&1 | seconds)"
     [ -n "${BASELINE_SO:-}" ] && echo "$app baseline $(LIBSPLIT_DEVICES=$gpu \
       LD_PRELOAD=$BASELINE_SO "$pack/bench/apps/$app" --device "$gpu" "${args[@]}" 2>&1 | seconds)"
   done
@@ -32,7 +35,7 @@ echo "median app-timed seconds over $rounds rounds, GPU $gpu"
 for app in ${APPS:-ep aes montecarlo conv2d syrk}; do
   native=$(median "$app" native)
   line="$app: native $native s"
-  for config in libsplit ${BASELINE_SO:+baseline}; do
+  for config in libsplit disabled ${BASELINE_SO:+baseline}; do
     value=$(median "$app" "$config")
     line+=", $config $value s ($(awk -v a="$value" -v b="$native" 'BEGIN { if (b > 0) printf "x%.3f", a / b }'))"
   done
