@@ -13,7 +13,7 @@ Balancer::Balancer(Balancer &&) noexcept = default;
 Balancer &Balancer::operator=(Balancer &&) noexcept = default;
 
 Split Balancer::propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size_t DeviceCount,
-                        const std::vector<double> &FirstWeights) {
+                        const std::vector<double> &FirstWeights, bool SeparateHardware) {
   ++Clock;
   auto It = Keys.find(Key);
   if (It != Keys.end() && (It->second.State->numGroups() != NumGroups ||
@@ -28,7 +28,8 @@ Split Balancer::propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size
     const std::vector<double> *Warm = Seed == Seeds.end() ? nullptr : &Seed->second;
     Entry New;
     New.State = std::make_unique<KeyBalancer>(Config, DeviceCount, NumGroups, Warm,
-                                              FirstWeights.empty() ? nullptr : &FirstWeights);
+                                              FirstWeights.empty() ? nullptr : &FirstWeights,
+                                              SeparateHardware);
     It = Keys.emplace(Key, std::move(New)).first;
   }
   It->second.LastUse = Clock;

@@ -31,11 +31,12 @@ static constexpr double ClearLossRatio = 1.75;
 
 KeyBalancer::KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount,
                          std::uint64_t NumGroups, const std::vector<double> *WarmShares,
-                         const std::vector<double> *FirstWeights)
+                         const std::vector<double> *FirstWeights, bool SeparateHardware)
     : Config(Config), NumGroups(NumGroups), Devices(DeviceCount),
       Shares(Eigen::VectorXd::Constant(static_cast<Eigen::Index>(DeviceCount),
                                        DeviceCount ? 1.0 / static_cast<double>(DeviceCount) : 0)),
-      Damping(Config.PingPongRatio), SingleInterval(SingleProbeDelay) {
+      Damping(Config.PingPongRatio), SingleInterval(SingleProbeDelay),
+      SeparateHardware(SeparateHardware), CostsPredictAlone(SeparateHardware) {
   for (Device &D : Devices)
     D.ProbeInterval = Config.ProbeInterval;
   switch (Config.Kind) {
@@ -668,7 +669,7 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
     if (!Alone) {
       for (std::size_t I : activeDevices())
         Devices[I].ProbeInterval = Config.ProbeInterval;
-      CostsPredictAlone = kernelCostsMatched(Candidates);
+      CostsPredictAlone = SeparateHardware || kernelCostsMatched(Candidates);
     }
     SingleInterval =
         std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
@@ -708,7 +709,7 @@ void KeyBalancer::widenIfSlowedAtSplit() {
 }
 
 void KeyBalancer::goSingle(std::size_t Kept) {
-  CostsPredictAlone = false;
+  CostsPredictAlone = SeparateHardware;
   Eigen::VectorXd Alone = Eigen::VectorXd::Zero(Shares.size());
   Alone[static_cast<Eigen::Index>(Kept)] = 1.0;
   for (std::size_t I = 0; I < Devices.size(); ++I) {

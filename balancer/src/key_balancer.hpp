@@ -30,8 +30,10 @@ class KeyBalancer {
 public:
   // The first split: WarmShares if given (a saved split), else FirstWeights (the runtime's
   // guess, see Balancer::propose), else equal shares.
+  // SeparateHardware: see Balancer::propose.
   KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount, std::uint64_t NumGroups,
-              const std::vector<double> *WarmShares, const std::vector<double> *FirstWeights);
+              const std::vector<double> *WarmShares, const std::vector<double> *FirstWeights,
+              bool SeparateHardware = false);
 
   std::size_t deviceCount() const { return Devices.size(); }
   std::uint64_t numGroups() const { return NumGroups; }
@@ -150,8 +152,10 @@ private:
   std::vector<std::size_t> SingleRound; // candidates of the comparison under way
   std::vector<double> RoundSplitCosts;  // costs per group at the split when it started
   std::vector<double> RoundSplitKernelCosts;
-  // A comparison measured the devices alone at the kernel costs they had at the split: later
-  // comparisons may skip a device whose predicted time alone clearly loses.
+  // A comparison measured the devices alone at the kernel costs they had at the split, or they
+  // share no hardware: later comparisons may skip a device whose predicted time alone clearly
+  // loses.
+  bool SeparateHardware = false;
   bool CostsPredictAlone = false;
 
   // Some device's times start to include transfers that were hidden so far (see chargedTransfer).

@@ -50,7 +50,8 @@ LaunchBalancer::LaunchBalancer(const config::Config &Settings)
 
 balancer::Split LaunchBalancer::propose(const balancer::LaunchKey &Key, std::uint64_t Groups,
                                         const std::vector<std::string> &DeviceNames,
-                                        const std::vector<double> &FirstWeights) {
+                                        const std::vector<double> &FirstWeights,
+                                        bool SeparateHardware) {
   std::lock_guard<std::mutex> Lock(Mutex);
   Runtime &RT = runtime();
   if (!StaticResolved && Engine.config().Kind == balancer::Strategy::Static) {
@@ -74,7 +75,8 @@ balancer::Split LaunchBalancer::propose(const balancer::LaunchKey &Key, std::uin
   return Engine.propose(Key, Groups, DeviceNames.size(),
                         RT.config().FirstSplit == config::FirstSplitMode::ByType
                             ? FirstWeights
-                            : std::vector<double>());
+                            : std::vector<double>(),
+                        SeparateHardware);
 }
 
 void LaunchBalancer::observe(const balancer::LaunchKey &Key,

@@ -21,7 +21,7 @@ public:
   // FirstWeights guesses their relative speeds for a key never measured (firstWeights).
   balancer::Split propose(const balancer::LaunchKey &Key, std::uint64_t Groups,
                           const std::vector<std::string> &DeviceNames,
-                          const std::vector<double> &FirstWeights);
+                          const std::vector<double> &FirstWeights, bool SeparateHardware);
   void observe(const balancer::LaunchKey &Key,
                const std::vector<balancer::DeviceMeasurement> &Measurements);
   std::optional<balancer::KeyTrace> trace(const balancer::LaunchKey &Key);

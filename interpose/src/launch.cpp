@@ -502,8 +502,14 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   const bool Holding = Before && (Before->State == "converged" || Before->State == "single" ||
                                   Before->State == "fixed");
   Q.finishPending(Holding ? 1 : 0);
+  // Two CPU devices (PoCL's basic and pthread, sub-devices of one CPU) share cores; GPUs and a
+  // CPU beside them do not.
+  const bool SeparateHardware = std::count_if(Types.begin(), Types.end(), [](unsigned long Type) {
+                                  return (Type & CL_DEVICE_TYPE_CPU) != 0;
+                                }) <= 1;
   const balancer::Split Proposal = RT.balancer().propose(
-      Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT));
+      Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT),
+      SeparateHardware);
 
   std::vector<Slice> Slices;
   for (size_t I = 0; I < Devices.size() && I < Proposal.Slices.size(); ++I)

@@ -127,7 +127,7 @@ Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
   std::vector<std::vector<bool>> Holds(
       S.Devices.size(), std::vector<bool>(S.MigrationPerGroup > 0.0 ? S.NumGroups : 0, false));
   for (unsigned L = 0; L < Launches; ++L) {
-    Split P = B.propose(Key, S.NumGroups, S.Devices.size());
+    Split P = B.propose(Key, S.NumGroups, S.Devices.size(), {}, S.SeparateHardware);
     LaunchRecord Record;
     Record.Launch = L;
     Record.Purpose = P.Purpose;

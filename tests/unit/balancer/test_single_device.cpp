@@ -99,3 +99,32 @@ TEST_CASE("every strategy but the fixed ones probes the single device once conve
   finalTrace(S, Strategy::Uniform, 40, Uniform);
   CHECK(probes(Uniform, 0, 40) == 0);
 }
+
+TEST_CASE("two equal devices on separate hardware are never probed alone", "[single][probe]") {
+  // Two GPUs, each twice as slow alone as the split: their kernel costs at the split predict
+  // that, so no launch moves every byte to one of them to measure it (AES on two H200s: each
+  // such probe moved 1 GiB through the host, 0.8 s for a 2.3 ms launch). Two CPU runtimes on
+  // the same cores (SeparateHardware false) are still measured alone: their costs at the split
+  // say nothing about their time alone.
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden}) {
+    INFO(strategyName(Kind));
+    Scenario S = linearRatios("equal-gpus", {1.0, 1.0});
+    S.MigrationPerGroup = 2.0 * Unit;
+    S.SeparateHardware = true;
+    Run Separate;
+    finalTrace(S, Kind, 300, Separate);
+    unsigned AloneProbes = 0;
+    for (const LaunchRecord &L : Separate.Launches)
+      AloneProbes += L.Purpose == LaunchPurpose::ProbeSingle;
+    CHECK(AloneProbes == 0);
+    CHECK(meanOverOptimum(Separate, 10, 300) <= 1.01);
+
+    S.SeparateHardware = false;
+    Run Shared;
+    finalTrace(S, Kind, 300, Shared);
+    AloneProbes = 0;
+    for (const LaunchRecord &L : Shared.Launches)
+      AloneProbes += L.Purpose == LaunchPurpose::ProbeSingle;
+    CHECK(AloneProbes >= 1);
+  }
+}

@@ -50,8 +50,12 @@ public:
   // FirstWeights (one per device, or empty) is the caller's guess of the devices' relative
   // speeds: the adaptive strategies start a key from it when no warm start is seeded for it,
   // else from equal shares. A device whose first share rounds to no work-group starts dropped.
+  // SeparateHardware: the devices share no hardware (two GPUs, a GPU and a CPU; not two CPU
+  // runtimes on the same cores), so a device's kernel cost per work-group at the split predicts
+  // its time alone, and a device that would clearly lose alone is never probed alone (moving
+  // every byte to it is what such a probe costs most when the kernel is memory-bound).
   Split propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size_t DeviceCount,
-                const std::vector<double> &FirstWeights = {});
+                const std::vector<double> &FirstWeights = {}, bool SeparateHardware = false);
 
   // What the devices took for the split the last propose returned, one entry per device.
   ObserveStatus observe(const LaunchKey &Key, const std::vector<DeviceMeasurement> &Measurements);

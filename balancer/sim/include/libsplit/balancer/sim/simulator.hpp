@@ -44,7 +44,8 @@ struct Scenario {
   // by a split held from launch to launch.
   double MigrationPerGroup = 0.0;
   std::uint32_t Seed = 1;
-  bool TimeVarying = false; // the optimum differs from launch to launch
+  bool TimeVarying = false;      // the optimum differs from launch to launch
+  bool SeparateHardware = false; // told to the balancer (Balancer::propose)
 };
 
 // Noise-free time of the slowest device; Groups in device order, slices contiguous from 0.
