@@ -104,10 +104,6 @@ void Queue::finishHere(const Event *Until) {
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
     for (const Unfinished &U : State->Later) {
-      // A launch split over several devices: the executor already waits for them one after
-      // the other; a second waiter made the H200 + CPU's split launches 7 us slower.
-      if (U.Running.size() > 1)
-        return;
       Running.insert(Running.end(), U.Running.begin(), U.Running.end());
       Last = U.Order;
       if (U.Done.get() == Until)
