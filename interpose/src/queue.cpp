@@ -48,11 +48,12 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     // An in-order queue with no command of it starting: a launch expected to leave its kernels
     // running (see FinishesLater) starts on the app's thread, with no thread hand-off between
     // the call and the devices, while the executor completes earlier ones; its completion stays
-    // with the executor. Where launches split, only with at most one launch unfinished: the
-    // balancer hears of every earlier one first (executeLaunch), which must not hold the app.
+    // with the executor. Where launches split, only with no launch unfinished: the balancer
+    // hears of every earlier one first (executeLaunch), which must neither hold the app up nor
+    // run the app's callbacks inside its call.
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
         State->Commands.empty() && State->Later.size() + 1 < MaxUnfinished &&
-        (State->Later.size() <= 1 || Owner->splitDevices().size() < 2)) {
+        (State->Later.empty() || Owner->splitDevices().size() < 2)) {
       State->Busy = true;
       Lock.unlock();
       runCommand(*State, Next, true);
