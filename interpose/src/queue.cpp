@@ -91,17 +91,37 @@ bool Queue::idle() {
   return Pending.empty();
 }
 
-// One at a time: the events of a split launch belong to several platforms, and the ICD loader
-// hands a list to the first event's platform.
-static void waitForEach(const std::vector<cl_event> &Running) {
-  for (cl_event E : Running)
-    runtime().real().clWaitForEvents(1, &E);
-}
+namespace {
+// Real events of unfinished commands, held while a thread waits for them: whoever completes
+// those commands releases its own references meanwhile.
+class HeldEvents {
+public:
+  explicit HeldEvents(std::vector<cl_event> Held) : Events(std::move(Held)) {
+    for (cl_event E : Events)
+      runtime().real().clRetainEvent(E);
+  }
+  ~HeldEvents() {
+    for (cl_event E : Events)
+      runtime().real().clReleaseEvent(E);
+  }
+  HeldEvents(const HeldEvents &) = delete;
+  HeldEvents &operator=(const HeldEvents &) = delete;
+  // One at a time: the events of a split launch belong to several platforms, and the ICD
+  // loader hands a list to the first event's platform.
+  void wait() const {
+    for (cl_event E : Events)
+      runtime().real().clWaitForEvents(1, &E);
+  }
+
+private:
+  std::vector<cl_event> Events;
+};
+} // namespace
 
 void Queue::finishHere(const Event *Until) {
-  const RealApi &Api = runtime().real();
   std::vector<cl_event> Running;
   std::uint64_t Last = 0; // the last unfinished command to wait for
+  std::optional<HeldEvents> Held;
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
     for (const Unfinished &U : State->Later) {
@@ -113,12 +133,10 @@ void Queue::finishHere(const Event *Until) {
     if (Last == 0 ||
         (Until && State->Later.back().Order == Last && State->Later.back().Done.get() != Until))
       return; // Until is not one of them
-    // Whoever completes them releases them, which may happen meanwhile.
-    for (cl_event E : Running)
-      Api.clRetainEvent(E);
+    Held.emplace(std::move(Running));
     ++State->AppThreadsWaiting;
   }
-  waitForEach(Running);
+  Held->wait();
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
     --State->AppThreadsWaiting;
@@ -138,8 +156,6 @@ void Queue::finishHere(const Event *Until) {
       State->Wake.notify_one();
     }
   }
-  for (cl_event E : Running)
-    Api.clReleaseEvent(E);
 }
 
 cl_int Queue::finish() {
@@ -308,14 +324,11 @@ void Queue::run(std::shared_ptr<Executor> State) {
         // first, made launches about 7 us slower with NVIDIA's driver on the H200).
         if (!State->Later.empty() && !oldestEnded(*State)) {
           const std::uint64_t Order = State->Later.front().Order;
-          std::vector<cl_event> Running = State->Later.front().Running;
-          const RealApi &Api = runtime().real();
-          for (cl_event E : Running)
-            Api.clRetainEvent(E);
-          Lock.unlock();
-          waitForEach(Running);
-          for (cl_event E : Running)
-            Api.clReleaseEvent(E);
+          {
+            const HeldEvents Held(State->Later.front().Running);
+            Lock.unlock();
+            Held.wait();
+          }
           Lock.lock();
           State->EndedUpTo = std::max(State->EndedUpTo, Order);
           continue;
