@@ -42,17 +42,15 @@ Buffer::HostSource appSource(const void *Pointer, size_t Bytes) {
                                               : Buffer::HostSource::App;
 }
 
-// Where the app's host writes on Q go at once (LIBSPLIT_UPLOAD): its device, or nowhere.
-ExecDevice *uploadTarget(Queue &Q) {
-  return Q.context().uploadsAtWrite(Q.exec()) ? &Q.exec() : nullptr;
-}
+// Where the app's host writes on Q go at once (LIBSPLIT_UPLOAD).
+HostUpload uploadTarget(Queue &Q) { return Q.context().uploadAtWrite(Q.exec()); }
 
 // A non-blocking write sent at once finishes inside the call when nothing can hold it back (no
 // wait list, an idle queue), as NVIDIA's driver does with pageable memory: otherwise it would
 // run beside the app's next calls and land in the first launch, which natively starts with the
 // data already on the device.
-bool finishWithinCall(Queue &Q, const ExecDevice *SendTo, cl_uint NumWait) {
-  return SendTo && NumWait == 0 && Q.idle();
+bool finishWithinCall(Queue &Q, const HostUpload &SendTo, cl_uint NumWait) {
+  return (SendTo.AppDevice || SendTo.WhereUsed) && NumWait == 0 && Q.idle();
 }
 
 // A rectangle in a linear buffer: the byte offset of each row.
@@ -170,7 +168,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
   LIBSPLIT_CHECK(hostCannotWrite(*B), CL_INVALID_OPERATION);
   auto Keep = B->shared_from_this();
   const Buffer::HostSource Source = appSource(Pointer, Size);
-  ExecDevice *SendTo = uploadTarget(*Q);
+  const HostUpload SendTo = uploadTarget(*Q);
   const bool Finish = finishWithinCall(*Q, SendTo, NumWait);
   return enqueue(
       *Q, CL_COMMAND_WRITE_BUFFER, NumWait, WaitList, Event, Blocking,
@@ -293,7 +291,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
   // Each row is a write of its own: rows large enough are deferred, the others copied.
   const size_t HostExtent = InHost.Offsets.back() + InHost.RowBytes;
   const Buffer::HostSource Source = appSource(Pointer, HostExtent);
-  ExecDevice *SendTo = uploadTarget(*Q);
+  const HostUpload SendTo = uploadTarget(*Q);
   const bool Finish = finishWithinCall(*Q, SendTo, NumWait);
   return enqueue(
       *Q, CL_COMMAND_WRITE_BUFFER_RECT, NumWait, WaitList, Event, Blocking,
@@ -302,8 +300,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
         for (size_t Row = 0; Row < InBuffer.Offsets.size(); ++Row)
           Keep->write(InBuffer.Offsets[Row], InBuffer.RowBytes,
                       static_cast<const std::uint8_t *>(Pointer) + InHost.Offsets[Row], Source);
-        if (SendTo)
-          Keep->sendNow(*SendTo, rowsIn(*Keep, InBuffer));
+        Keep->upload(SendTo, rowsIn(*Keep, InBuffer));
         return CL_SUCCESS;
       },
       CommandOrder::Free, Finish);
@@ -403,15 +400,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue QueueHa
   Buffer::Mapping M;
   LIBSPLIT_CHECK(!B->takeMapping(Pointer, M), CL_INVALID_VALUE);
   auto Keep = B->shared_from_this();
-  ExecDevice *SendTo = uploadTarget(*Q);
+  const HostUpload SendTo = uploadTarget(*Q);
   return enqueue(*Q, CL_COMMAND_UNMAP_MEM_OBJECT, NumWait, WaitList, Event, false,
                  [Keep, M, SendTo](libsplit::Event &) {
                    if (M.Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) {
                      std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
                      const size_t Base = Keep->rootOffset() + M.Offset;
                      Keep->root().wroteOnHost(RangeSet(Base, Base + M.Bytes));
-                     if (SendTo)
-                       Keep->sendNow(*SendTo, M.Offset, M.Bytes);
+                     Keep->upload(SendTo, M.Offset, M.Bytes);
                    }
                    return CL_SUCCESS;
                  });

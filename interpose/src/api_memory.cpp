@@ -44,7 +44,7 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     B->write(0, Size, HostPtr,
              onCallingThreadStack(HostPtr, Size) ? Buffer::HostSource::AppUnstable
                                                  : Buffer::HostSource::App,
-             C->uploadsAtWrite(C->primary()) ? &C->primary() : nullptr);
+             C->uploadAtWrite(C->primary()));
   }
   setError(ErrorRet, CL_SUCCESS);
   return B.get();

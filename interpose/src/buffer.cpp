@@ -353,7 +353,7 @@ void Buffer::dropDeferred(const RangeSet &Ranges) {
 }
 
 void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource From,
-                   ExecDevice *SendTo) {
+                   const HostUpload &To) {
   Buffer &Root = root();
   const size_t Base = rootOffset() + Offset;
   const RangeSet Written(Base, Base + Bytes);
@@ -363,9 +363,10 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
   // holds the bytes (another device that needs them gets them from it). Nothing is protected or
   // copied on the host: write-protecting 1 GiB and lifting it later cost 16-18 ms each, the
   // second inside the app's first launches.
-  if (SendTo && From == HostSource::App && Mode != config::DeferMode::Off && !Root.HostPtr &&
-      !Root.inHostCopy(Source) && Root.sendFromApp(*SendTo, Base, Bytes, Source) == CL_SUCCESS) {
-    Root.wroteOn(SendTo->Index, Written);
+  if (To.AppDevice && From == HostSource::App && Mode != config::DeferMode::Off && !Root.HostPtr &&
+      !Root.inHostCopy(Source) &&
+      Root.sendFromApp(*To.AppDevice, Base, Bytes, Source) == CL_SUCCESS) {
+    Root.wroteOn(To.AppDevice->Index, Written);
     RT.recorder().countHostWrite(RunRecorder::HostWrite::ToAppDevice, Bytes);
     RT.recorder().countEagerBytes(Bytes);
     return;
@@ -379,8 +380,7 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
       Root.wroteOnHost(Written);
       Root.Pending.push_back({Base, std::move(Write), Written});
       RT.recorder().countHostWrite(RunRecorder::HostWrite::Deferred, Bytes);
-      if (SendTo)
-        Root.sendNow(*SendTo, Written);
+      Root.upload(To, Written);
       return;
     }
     RT.log().debug(config::DebugCategory::Mem, "host write of ", Bytes, " bytes copied: ", WhyNot);
@@ -394,8 +394,8 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
       Eager ? RunRecorder::HostWrite::Eager : RunRecorder::HostWrite::Copied, Bytes);
   if (Eager)
     Root.pushEverywhere(Written);
-  else if (SendTo)
-    Root.sendNow(*SendTo, Written);
+  else
+    Root.upload(To, Written);
 }
 
 cl_int Buffer::sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const void *Source) {
@@ -412,16 +412,22 @@ cl_int Buffer::sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const
                         }}});
 }
 
-void Buffer::sendNow(ExecDevice &Device, size_t Offset, size_t Bytes) {
+void Buffer::upload(const HostUpload &To, size_t Offset, size_t Bytes) {
   const size_t Base = rootOffset() + Offset;
-  sendNow(Device, RangeSet(Base, Base + Bytes));
+  upload(To, RangeSet(Base, Base + Bytes));
 }
 
-void Buffer::sendNow(ExecDevice &Device, const RangeSet &RootRanges) {
+void Buffer::upload(const HostUpload &To, const RangeSet &RootRanges) {
   if (Parent)
-    return root().sendNow(Device, RootRanges);
-  RangeSet Missing = missingOn(Device.Index, RootRanges);
-  Missing = HostValid.intersection(Missing);
+    return root().upload(To, RootRanges);
+  if (To.AppDevice)
+    sendNow(*To.AppDevice, RootRanges);
+  else if (To.WhereUsed)
+    sendWhereUsed(RootRanges);
+}
+
+void Buffer::sendNow(ExecDevice &Device, const RangeSet &Ranges) {
+  RangeSet Missing = HostValid.intersection(missingOn(Device.Index, Ranges));
   if (Missing.empty())
     return;
   ExecDevice *Target = &Device;
@@ -431,6 +437,54 @@ void Buffer::sendNow(ExecDevice &Device, const RangeSet &RootRanges) {
     return;
   markValidOn(Device.Index, Missing);
   runtime().recorder().countEagerBytes(Missing.totalBytes());
+}
+
+void Buffer::sendWhereUsed(const RangeSet &Ranges) {
+  const std::vector<ExecDevice *> Split = Owner->splitDevices();
+  std::vector<RangeSet> Parts(Split.size());
+  if (ExpectedUse.empty()) {
+    const std::vector<double> Weights = Owner->firstSplitWeights(Owner->primary());
+    double Sum = 0.0;
+    for (double W : Weights)
+      Sum += W;
+    double Before = 0.0;
+    for (std::size_t I = 0; I < Split.size() && I < Weights.size() && Sum > 0.0; ++I) {
+      const auto Begin = static_cast<size_t>(static_cast<double>(Size) * (Before / Sum));
+      Before += Weights[I];
+      const size_t End = I + 1 == Split.size()
+                             ? Size
+                             : static_cast<size_t>(static_cast<double>(Size) * (Before / Sum));
+      if (Begin < End)
+        Parts[I] = Ranges.intersection(RangeSet(Begin, End));
+    }
+  } else {
+    for (std::size_t I = 0; I < Split.size(); ++I)
+      if (Split[I]->Index < ExpectedUse.size())
+        Parts[I] = Ranges.intersection(ExpectedUse[Split[I]->Index]);
+  }
+  std::vector<DeviceJob> Jobs;
+  std::vector<cl_int> Results(Split.size(), CL_SUCCESS);
+  for (std::size_t I = 0; I < Split.size(); ++I) {
+    Parts[I] = HostValid.intersection(missingOn(Split[I]->Index, Parts[I]));
+    if (Parts[I].empty())
+      continue;
+    ExecDevice *Target = Split[I];
+    Jobs.push_back({Target, [this, Target, &Part = Parts[I], &Result = Results[I]] {
+                      return Result = pushHostBytes(*Target, Part);
+                    }});
+  }
+  runOnDevices(std::move(Jobs)); // a device that failed gets its part before its next use
+  for (std::size_t I = 0; I < Split.size(); ++I)
+    if (!Parts[I].empty() && Results[I] == CL_SUCCESS) {
+      markValidOn(Split[I]->Index, Parts[I]);
+      runtime().recorder().countEagerBytes(Parts[I].totalBytes());
+    }
+}
+
+void Buffer::expectUse(std::vector<RangeSet> NeedByDevice) {
+  if (Parent)
+    return root().expectUse(std::move(NeedByDevice));
+  ExpectedUse = std::move(NeedByDevice);
 }
 
 cl_int Buffer::pushEverywhere(const RangeSet &Ranges) {

@@ -83,15 +83,18 @@ public:
     AppUnstable, // the app's memory that must not be protected (its caller's stack): copied
     HostCopy,    // libsplit's own host copy (a copy between buffers): copied
   };
-  // Host data replaces [Offset, Offset + Bytes) of this buffer. SendTo (LIBSPLIT_UPLOAD): the
-  // app's device, which gets the bytes now.
+  // Host data replaces [Offset, Offset + Bytes) of this buffer. To (LIBSPLIT_UPLOAD): the
+  // devices that get the bytes now.
   void write(size_t Offset, size_t Bytes, const void *Source, HostSource From,
-             ExecDevice *SendTo = nullptr);
-  // After a host write (LIBSPLIT_UPLOAD): sends the part of [Offset, Offset + Bytes) (this
-  // buffer's coordinates) that Device lacks from the host, now. A failure is not the write's:
-  // the device gets the bytes before its next use.
-  void sendNow(ExecDevice &Device, size_t Offset, size_t Bytes);
-  void sendNow(ExecDevice &Device, const RangeSet &RootRanges);
+             const HostUpload &To = {});
+  // After a host write (LIBSPLIT_UPLOAD): sends the devices To names the part of RootRanges
+  // they lack, now, from the host. A failure is not the write's: a device gets the bytes before
+  // its next use.
+  void upload(const HostUpload &To, const RangeSet &RootRanges);
+  void upload(const HostUpload &To, size_t Offset, size_t Bytes); // this buffer's coordinates
+  // What the last split launch using this buffer needed of it on each device (indexed by
+  // execution device): a later host write sends each device its part of it (HostUpload).
+  void expectUse(std::vector<RangeSet> NeedByDevice);
 
   void addDestructorCallback(DestructorCallback Fn, void *UserData);
   std::atomic<cl_uint> MapCount{0};
@@ -142,6 +145,13 @@ private:
   cl_int sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const void *Source);
   // LIBSPLIT_DEFER=off: the app's write goes to every device now.
   cl_int pushEverywhere(const RangeSet &Ranges);
+  // The host-valid bytes of Ranges that Device lacks, sent now and then valid there.
+  void sendNow(ExecDevice &Device, const RangeSet &Ranges);
+  // Each splitting device gets the part of Ranges it is expected to use: what it needed at the
+  // last split launch, or before any, its share of the buffer by the first split's weights
+  // (slices follow device order, so a buffer laid out along the split dimension matches).
+  void sendWhereUsed(const RangeSet &Ranges);
+  std::vector<RangeSet> ExpectedUse; // root buffers only; empty before a split launch
   bool EverWritten = false;          // root buffers only
   RangeSet HostValid;                // root buffers only
   std::vector<RangeSet> DeviceValid; // root buffers only

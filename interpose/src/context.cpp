@@ -175,36 +175,43 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   return CL_SUCCESS;
 }
 
-bool Context::uploadsAtWrite(const ExecDevice &AppDevice) {
-  const config::Config &Settings = runtime().config();
-  switch (Settings.Upload) {
+HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {
+  switch (runtime().config().Upload) {
   case config::UploadMode::AtWrite:
-    return true;
+    return {&AppDevice, false};
   case config::UploadMode::AtLaunch:
-    return false;
+    return {};
   case config::UploadMode::Auto:
     break;
   }
-  // Expected to take most of the work: the only device (unsplit launches run on it), or more
-  // than half of the first split by type. Two GPUs then take half each: sending one of them
-  // everything at the write would cost more than each fetching its half at the launch.
+  // The app's device expected to take most of the work (the only device: unsplit launches run
+  // on it; or more than half of the first split) gets everything, as natively. Otherwise (two
+  // GPUs of one kind) each device gets its expected part, all at once: sending one of them
+  // everything would cost more than each fetching its half, and fetching at the first launch
+  // would put the move inside the app's kernel time, where natively the data is already there.
   const std::vector<ExecDevice *> Split = splitDevices();
   if (Split.size() < 2)
-    return true;
-  if (Settings.FirstSplit != config::FirstSplitMode::ByType)
-    return false;
-  std::vector<unsigned long> Kinds;
-  for (const ExecDevice *D : Split)
-    Kinds.push_back(D->Type & ~CL_DEVICE_TYPE_DEFAULT);
-  const std::vector<double> Weights =
-      balancer::weightsByKind(Kinds, AppDevice.Type & ~CL_DEVICE_TYPE_DEFAULT);
+    return {&AppDevice, false};
+  const std::vector<double> Weights = firstSplitWeights(AppDevice);
   double Mine = 0.0, Sum = 0.0;
   for (std::size_t I = 0; I < Split.size() && I < Weights.size(); ++I) {
     Sum += Weights[I];
     if (Split[I] == &AppDevice)
       Mine = Weights[I];
   }
-  return Mine > 0.5 * Sum;
+  if (Mine > 0.5 * Sum)
+    return {&AppDevice, false};
+  return {nullptr, true};
+}
+
+std::vector<double> Context::firstSplitWeights(const ExecDevice &AppDevice) {
+  const std::vector<ExecDevice *> Split = splitDevices();
+  if (runtime().config().FirstSplit != config::FirstSplitMode::ByType)
+    return std::vector<double>(Split.size(), 1.0);
+  std::vector<unsigned long> Kinds;
+  for (const ExecDevice *D : Split)
+    Kinds.push_back(D->Type & ~CL_DEVICE_TYPE_DEFAULT);
+  return balancer::weightsByKind(Kinds, AppDevice.Type & ~CL_DEVICE_TYPE_DEFAULT);
 }
 
 Context::~Context() {

@@ -32,6 +32,12 @@ struct ExecDevice {
   std::unique_ptr<DeviceWorker> Worker;
 };
 
+// Where a host write goes at the call (LIBSPLIT_UPLOAD).
+struct HostUpload {
+  ExecDevice *AppDevice = nullptr; // all of it to the app's device, straight from its memory
+  bool WhereUsed = false;          // each splitting device the part its slices are expected to use
+};
+
 class Context : public _cl_context, public RefCounted<Context> {
 public:
   using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
@@ -51,9 +57,12 @@ public:
   // the app never named is not the app's to use).
   ExecDevice *execFor(const Device *AppDevice);
   std::vector<ExecDevice *> splitDevices();
-  // Whether the app's host writes reach AppDevice at the write, as natively (LIBSPLIT_UPLOAD),
-  // rather than at the first launch that needs them.
-  bool uploadsAtWrite(const ExecDevice &AppDevice);
+  // Where the app's host writes go at the call (LIBSPLIT_UPLOAD), rather than at the first
+  // launch that needs them.
+  HostUpload uploadAtWrite(ExecDevice &AppDevice);
+  // The first split's weights per splitting device (splitDevices() order), for an app on
+  // AppDevice: the balancer's first guess when it has no saved tuning.
+  std::vector<double> firstSplitWeights(const ExecDevice &AppDevice);
 
   // Commands of all queues of this context that touch buffers run under this lock, so buffer
   // validity bookkeeping never races (the app's own cross-queue races stay its own).

@@ -633,6 +633,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     if (cl_int Error = P.Merge ? Root->holdOnHost(ToHost) : Root->fetchToHost(ToHost);
         Error != CL_SUCCESS)
       return Error;
+    std::vector<RangeSet> NeedByDevice(C.devices().size());
+    for (size_t I = 0; I < Slices.size(); ++I)
+      NeedByDevice[Slices[I].Device->Index] = std::move(P.Need[I]);
+    Root->expectUse(std::move(NeedByDevice)); // where the app's next write of it goes
   }
   const double GatherSeconds = secondsSince(LaunchStart);
   std::map<Buffer *, std::vector<std::uint8_t>> Snapshots;

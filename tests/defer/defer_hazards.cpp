@@ -9,7 +9,7 @@
 // prints what differed and exits 1. It passes natively too (there the writes copy at once).
 //
 // Scenarios: basic, threads, syscalls, free, release, exit, fork, handler-before,
-// handler-after, crash, layout, rect, copy-map.
+// handler-after, crash, layout, rect, copy-map, placement.
 #include "common/app_common.hpp"
 
 #include <fcntl.h>
@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <fstream>
@@ -38,6 +39,10 @@ __kernel void copy(__global const uint *in, __global uint *out) {
 __kernel void add(__global const uint *a, __global const uint *b, __global uint *out) {
   size_t i = get_global_id(0);
   out[i] = a[i] + b[i];
+}
+__kernel void reverse(__global const uint *in, __global uint *out, uint n) {
+  size_t i = get_global_id(0);
+  out[i] = in[n - 1 - i];
 }
 )CLC";
 
@@ -92,6 +97,8 @@ public:
     CL_CHECK_ERR(Err, "clCreateKernel copy");
     Add = clCreateKernel(Program, "add", &Err);
     CL_CHECK_ERR(Err, "clCreateKernel add");
+    Reverse = clCreateKernel(Program, "reverse", &Err);
+    CL_CHECK_ERR(Err, "clCreateKernel reverse");
   }
 
   cl_mem buffer(size_t Count, cl_mem_flags Flags = CL_MEM_READ_ONLY, void *Host = nullptr) {
@@ -144,7 +151,7 @@ public:
   cl_context Context = nullptr;
   cl_command_queue Queue = nullptr;
   cl_program Program = nullptr;
-  cl_kernel Copy = nullptr, Add = nullptr;
+  cl_kernel Copy = nullptr, Add = nullptr, Reverse = nullptr;
 };
 
 // Elements in a few MiB: above libsplit's size for deferring, a multiple of the local size.
@@ -614,6 +621,30 @@ void copyMap(Rig &R) {
   clReleaseMemObject(Copy);
 }
 
+// A kernel whose first work-items read the end of its input, its input written again between
+// launches: the first write cannot guess where the bytes go (libsplit sends each device a share
+// in buffer order), the second goes where the first launch used them. The whole data each time.
+void placement(Rig &R) {
+  std::vector<std::uint32_t> Host(Count);
+  cl_mem In = R.buffer(Count);
+  cl_mem Out = R.buffer(Count, CL_MEM_WRITE_ONLY);
+  const cl_uint N = static_cast<cl_uint>(Count);
+  CL_CHECK(clSetKernelArg(R.Reverse, 0, sizeof(cl_mem), &In));
+  CL_CHECK(clSetKernelArg(R.Reverse, 1, sizeof(cl_mem), &Out));
+  CL_CHECK(clSetKernelArg(R.Reverse, 2, sizeof(cl_uint), &N));
+  for (std::uint32_t Seed = 40; Seed < 43; ++Seed) {
+    fill(Host.data(), Count, Seed);
+    R.write(In, Host.data(), Count);
+    CL_CHECK(clEnqueueNDRangeKernel(R.Queue, R.Reverse, 1, nullptr, &Count, &Local, 0, nullptr,
+                                    nullptr));
+    std::vector<std::uint32_t> Back = R.read(Out, Count);
+    std::reverse(Back.begin(), Back.end());
+    expectPattern(Back, Seed, "the reversed input");
+  }
+  clReleaseMemObject(In);
+  clReleaseMemObject(Out);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -648,6 +679,8 @@ int main(int argc, char **argv) {
     rect(R);
   else if (Scenario == "copy-map")
     copyMap(R);
+  else if (Scenario == "placement")
+    placement(R);
   else
     app::fail("unknown --scenario");
   if (Failed)
