@@ -51,6 +51,10 @@ template <typename Object> cl_int releaseObject(Object *O, cl_int Invalid) {
     return RT.real().Name(__VA_ARGS__);                                                            \
   }
 
+// The entry point's call, as a span on the calling thread's LIBSPLIT_TIMELINE track.
+#define LIBSPLIT_SHOW_CALL(Name)                                                                   \
+  const ::libsplit::ScopedSpan ShownCall(RT.timeline(), ::libsplit::callingThreadTrack(), Name)
+
 // Returns Error from the entry point when Condition holds.
 #define LIBSPLIT_CHECK(Condition, Error)                                                           \
   do {                                                                                             \

@@ -140,6 +140,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue QueueHandle
                                                     const cl_event *WaitList, cl_event *Event) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueReadBuffer, QueueHandle, Mem, Blocking, Offset, Size,
                                    Pointer, NumWait, WaitList, Event);
+  LIBSPLIT_SHOW_CALL("clEnqueueReadBuffer");
   LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
   if (Size == 0)
     return zeroSizeTransfer(*Q, *B, CL_COMMAND_READ_BUFFER, Blocking, Offset, Pointer, NumWait,
@@ -160,6 +161,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
                                                      const cl_event *WaitList, cl_event *Event) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWriteBuffer, QueueHandle, Mem, Blocking, Offset, Size,
                                    Pointer, NumWait, WaitList, Event);
+  LIBSPLIT_SHOW_CALL("clEnqueueWriteBuffer");
   LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
   if (Size == 0)
     return zeroSizeTransfer(*Q, *B, CL_COMMAND_WRITE_BUFFER, Blocking, Offset,
@@ -354,6 +356,7 @@ LIBSPLIT_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue QueueHandle, 
                                                   cl_int *ErrorRet) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMapBuffer, QueueHandle, Mem, Blocking, Flags, Offset,
                                    Size, NumWait, WaitList, Event, ErrorRet);
+  LIBSPLIT_SHOW_CALL("clEnqueueMapBuffer");
   Queue *Q = asQueue(QueueHandle);
   LIBSPLIT_CHECK_RET(!Q, CL_INVALID_COMMAND_QUEUE, ErrorRet);
   Buffer *B = asBuffer(Mem);
@@ -438,6 +441,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
                                                        const cl_event *WaitList, cl_event *Event) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueNDRangeKernel, QueueHandle, KernelHandle, WorkDim,
                                    GlobalOffset, GlobalSize, LocalSize, NumWait, WaitList, Event);
+  LIBSPLIT_SHOW_CALL("clEnqueueNDRangeKernel");
   Queue *Q = asQueue(QueueHandle);
   LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
   Kernel *K = asKernel(KernelHandle);

@@ -5,6 +5,7 @@ using namespace libsplit;
 
 LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *List) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clWaitForEvents, Count, List);
+  LIBSPLIT_SHOW_CALL("clWaitForEvents");
   LIBSPLIT_CHECK(Count == 0 || !List, CL_INVALID_VALUE);
   std::vector<Event *> Events;
   for (cl_uint I = 0; I < Count; ++I) {

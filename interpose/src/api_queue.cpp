@@ -123,6 +123,7 @@ LIBSPLIT_API cl_int CL_API_CALL clFlush(cl_command_queue QueueHandle) {
 
 LIBSPLIT_API cl_int CL_API_CALL clFinish(cl_command_queue QueueHandle) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clFinish, QueueHandle);
+  LIBSPLIT_SHOW_CALL("clFinish");
   Queue *Q = asQueue(QueueHandle);
   LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
   return Q->finish();

@@ -10,24 +10,6 @@ namespace libsplit {
 namespace {
 constexpr cl_mem_flags KernelAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
 
-// A span on the device's LIBSPLIT_TIMELINE track from construction to destruction.
-class SpanOnTimeline {
-public:
-  SpanOnTimeline(const ExecDevice &Device, const char *Name)
-      : Device(Device), Name(Name), Start(std::chrono::steady_clock::now()) {}
-  ~SpanOnTimeline() {
-    Timeline &T = runtime().timeline();
-    if (T.enabled())
-      T.span(Device.Name, Name, Start, std::chrono::steady_clock::now());
-  }
-  SpanOnTimeline(const SpanOnTimeline &) = delete;
-  SpanOnTimeline &operator=(const SpanOnTimeline &) = delete;
-
-private:
-  const ExecDevice &Device;
-  const char *Name;
-  Timeline::TimePoint Start;
-};
 } // namespace
 
 Buffer::Buffer(std::shared_ptr<Context> Owner, cl_mem_flags Flags, size_t Size, void *HostPtr)
@@ -160,7 +142,7 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
     ExecDevice *Device = Devices[D].get();
     Jobs.push_back({Device, [Device, Source, Here, Host] {
                       const RealApi &Api = runtime().real();
-                      const SpanOnTimeline Shown(*Device, "to host copy");
+                      const ScopedSpan Shown(runtime().timeline(), Device->Name, "to host copy");
                       for (const Span &S : Here.spans()) {
                         cl_int E =
                             Api.clEnqueueReadBuffer(Device->RealQueue, Source, CL_FALSE, S.Begin,
@@ -310,7 +292,7 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
     // 19.5-26.3 ms against 22.0-35.4 ms).
     Jobs.push_back({Device, [Device, Source, Here, Out, Base] {
                       const RealApi &Api = runtime().real();
-                      const SpanOnTimeline Shown(*Device, "read to app");
+                      const ScopedSpan Shown(runtime().timeline(), Device->Name, "read to app");
                       for (const Span &S : Here.spans()) {
                         cl_int E = Api.clEnqueueReadBuffer(
                             Device->RealQueue, Source, CL_TRUE, S.Begin, S.size(),
@@ -405,7 +387,7 @@ cl_int Buffer::sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const
     return Error;
   ExecDevice *On = &Device;
   return runOnDevices({{On, [On, Target, Begin, Bytes, Source] {
-                          const SpanOnTimeline Shown(*On, "write from app");
+                          const ScopedSpan Shown(runtime().timeline(), On->Name, "write from app");
                           return runtime().real().clEnqueueWriteBuffer(On->RealQueue, Target,
                                                                        CL_TRUE, Begin, Bytes,
                                                                        Source, 0, nullptr, nullptr);

@@ -1,5 +1,8 @@
 #include "timeline.hpp"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 namespace libsplit {
 
 namespace {
@@ -44,6 +47,11 @@ void Timeline::span(const std::string &Track, const std::string &Name, TimePoint
   }
   std::fprintf(File, ",\n{\"name\":%s,\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
                quoted(Name).c_str(), It->second, Begin, Length);
+}
+
+const std::string &callingThreadTrack() {
+  thread_local const std::string Track = "app thread " + std::to_string(::syscall(SYS_gettid));
+  return Track;
 }
 
 void Timeline::finish() {

@@ -1,5 +1,6 @@
 // LIBSPLIT_TIMELINE: a Chrome trace-event file (opens in Perfetto or chrome://tracing) with one
-// track per device and one span per sub-kernel, transfer and merge, on the host's clock.
+// track per device and one span per sub-kernel, transfer and merge, and one track per app thread
+// with its enqueue and wait calls, on the host's clock.
 #pragma once
 
 #include <chrono>
@@ -31,5 +32,29 @@ private:
   std::map<std::string, int> Tracks;
   bool First = true;
 };
+
+// A span on Track from construction to destruction; with the timeline off, nothing (no clock
+// read). Track must outlive it.
+class ScopedSpan {
+public:
+  ScopedSpan(Timeline &On, const std::string &Track, const char *Name)
+      : On(On.enabled() ? &On : nullptr), Track(Track), Name(Name),
+        Start(this->On ? std::chrono::steady_clock::now() : Timeline::TimePoint()) {}
+  ~ScopedSpan() {
+    if (On)
+      On->span(Track, Name, Start, std::chrono::steady_clock::now());
+  }
+  ScopedSpan(const ScopedSpan &) = delete;
+  ScopedSpan &operator=(const ScopedSpan &) = delete;
+
+private:
+  Timeline *On;
+  const std::string &Track;
+  const char *Name;
+  Timeline::TimePoint Start;
+};
+
+// The calling thread's track: "app thread N" (N: its thread id).
+const std::string &callingThreadTrack();
 
 } // namespace libsplit
