@@ -12,7 +12,8 @@ namespace {
 // Enqueues Body on Q after the app's wait list; blocks when asked; hands out the event. A
 // blocking command that failed returns its error, as the native call would. FinishAnyway: a
 // non-blocking command waited for all the same, its error left to its event. RunHere: a launch,
-// which may start on this thread when the queue is idle (Queue::enqueue).
+// or a blocking read (its copy into the app's memory then runs on the app's thread, as
+// natively), which may start on this thread when the queue is idle (Queue::enqueue).
 template <typename Fn>
 cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *WaitList,
                cl_event *EventOut, bool Blocking, Fn Body, CommandOrder Order = CommandOrder::Free,
@@ -23,6 +24,8 @@ cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *
     return Error;
   auto Done = Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order, RunHere);
   cl_int Result = CL_SUCCESS;
+  if ((Blocking || FinishAnyway) && Done->status() > CL_COMPLETE)
+    Q.finishHere(Done.get()); // what it waits behind completes on this thread, as it would
   if ((Blocking || FinishAnyway) && Done->wait() < 0 && Blocking)
     Result = Done->status();
   returnEvent(Done, EventOut);
@@ -148,11 +151,13 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue QueueHandle
   LIBSPLIT_CHECK(!Pointer || Offset + Size > B->size() || Offset + Size < Offset, CL_INVALID_VALUE);
   LIBSPLIT_CHECK(hostCannotRead(*B), CL_INVALID_OPERATION);
   auto Keep = B->shared_from_this();
-  return enqueue(*Q, CL_COMMAND_READ_BUFFER, NumWait, WaitList, Event, Blocking,
-                 [Keep, Offset, Size, Pointer](libsplit::Event &) {
-                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
-                   return Keep->read(Offset, Size, Pointer);
-                 });
+  return enqueue(
+      *Q, CL_COMMAND_READ_BUFFER, NumWait, WaitList, Event, Blocking,
+      [Keep, Offset, Size, Pointer](libsplit::Event &) {
+        std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+        return Keep->read(Offset, Size, Pointer);
+      },
+      CommandOrder::Free, false, Blocking);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandle, cl_mem Mem,

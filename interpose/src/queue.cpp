@@ -1,5 +1,8 @@
 #include "queue.hpp"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "context.hpp"
 #include "runtime.hpp"
 
@@ -195,8 +198,31 @@ std::optional<Queue::Command> Queue::takeReady(Executor &State) {
   return std::nullopt;
 }
 
+namespace {
+// A command's name on the LIBSPLIT_TIMELINE track of the thread that runs its body.
+const char *bodyName(cl_command_type Type) {
+  switch (Type) {
+  case CL_COMMAND_NDRANGE_KERNEL:
+    return "launch";
+  case CL_COMMAND_READ_BUFFER:
+  case CL_COMMAND_READ_BUFFER_RECT:
+    return "read";
+  case CL_COMMAND_WRITE_BUFFER:
+  case CL_COMMAND_WRITE_BUFFER_RECT:
+    return "write";
+  case CL_COMMAND_MAP_BUFFER:
+    return "map";
+  case CL_COMMAND_UNMAP_MEM_OBJECT:
+    return "unmap";
+  default:
+    return "command";
+  }
+}
+} // namespace
+
 cl_int Queue::execute(Command &Next) {
   Event &Done = *Next.Done;
+  const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(), bodyName(Done.type()));
   if (Done.profiled())
     Done.stamp(CL_PROFILING_COMMAND_SUBMIT, hostNanoseconds());
   Done.setStatus(CL_SUBMITTED);
@@ -289,6 +315,7 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
 }
 
 void Queue::run(std::shared_ptr<Executor> State) {
+  nameCallingThreadTrack("queue executor " + std::to_string(::syscall(SYS_gettid)));
   for (;;) {
     Command Next;
     {

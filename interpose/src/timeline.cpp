@@ -49,10 +49,16 @@ void Timeline::span(const std::string &Track, const std::string &Name, TimePoint
                quoted(Name).c_str(), It->second, Begin, Length);
 }
 
-const std::string &callingThreadTrack() {
-  thread_local const std::string Track = "app thread " + std::to_string(::syscall(SYS_gettid));
+namespace {
+std::string &threadTrack() {
+  thread_local std::string Track = "app thread " + std::to_string(::syscall(SYS_gettid));
   return Track;
 }
+} // namespace
+
+const std::string &callingThreadTrack() { return threadTrack(); }
+
+void nameCallingThreadTrack(const std::string &Name) { threadTrack() = Name; }
 
 void Timeline::finish() {
   std::lock_guard<std::mutex> Lock(Mutex);

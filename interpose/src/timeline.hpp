@@ -54,7 +54,9 @@ private:
   Timeline::TimePoint Start;
 };
 
-// The calling thread's track: "app thread N" (N: its thread id).
+// The calling thread's track: "app thread N" (N: its thread id), or the name a libsplit thread
+// gave itself with nameCallingThreadTrack.
 const std::string &callingThreadTrack();
+void nameCallingThreadTrack(const std::string &Name);
 
 } // namespace libsplit
