@@ -14,10 +14,6 @@ LIBSPLIT_API cl_kernel CL_API_CALL clCreateKernel(cl_program ProgramHandle, cons
   cl_kernel Validation = RT.real().clCreateKernel(P->original(), Name, &Error);
   LIBSPLIT_CHECK_RET(!Validation, Error, ErrorRet);
   auto K = Kernel::create(P->shared_from_this(), std::string(Name), Validation);
-  // The app's device runs the app's own kernel unsplit: made now, as natively, rather than at
-  // the first launch, inside the app's kernel time.
-  cl_int Ignored = CL_SUCCESS;
-  K->realFor(P->context().primary(), false, Ignored);
   setError(ErrorRet, CL_SUCCESS);
   return K.get();
 }
@@ -48,10 +44,7 @@ LIBSPLIT_API cl_int CL_API_CALL clCreateKernelsInProgram(cl_program ProgramHandl
     std::string Name(Size, '\0');
     RT.real().clGetKernelInfo(Real[I], CL_KERNEL_FUNCTION_NAME, Size, Name.data(), nullptr);
     Name.resize(Name.find('\0') == std::string::npos ? Name.size() : Name.find('\0'));
-    auto K = Kernel::create(P->shared_from_this(), Name, Real[I]);
-    cl_int Ignored = CL_SUCCESS;
-    K->realFor(P->context().primary(), false, Ignored); // as in clCreateKernel
-    Kernels[I] = K.get();
+    Kernels[I] = Kernel::create(P->shared_from_this(), Name, Real[I]).get();
   }
   return CL_SUCCESS;
 }
