@@ -1,5 +1,6 @@
 // Kernel objects: queries (arguments, name, work-group info, argument info), clSetKernelArg and
-// clEnqueueNDRangeKernel argument checks, clCreateKernelsInProgram and clCloneKernel.
+// clEnqueueNDRangeKernel argument checks, arguments changed between launches,
+// clCreateKernelsInProgram and clCloneKernel.
 //
 // CL_KERNEL_WORK_GROUP_SIZE may legitimately be smaller under libsplit (the minimum over the
 // devices a kernel may run on), so only its range is compared.
@@ -249,6 +250,32 @@ void launchChecks(const Setup &S, cl_program Program) {
   clReleaseKernel(Kernel);
 }
 
+// Arguments changed, kept, or pointing to a buffer made after the last one was released (it
+// may get the released one's handle): every launch must see the arguments of its own call.
+void argumentChanges(const Setup &S, cl_program Program) {
+  cl_kernel Kernel = createKernel(Program, "three_args");
+  const size_t N = 64, Local = 8;
+  cl_mem Kept = createBuffer(S.Context, CL_MEM_READ_WRITE, N * sizeof(cl_uint));
+  const cl_uint Values[] = {7, 7, 9, 9, 7, 11};
+  for (int Round = 0; Round < 6; ++Round) {
+    cl_mem Fresh = createBuffer(S.Context, CL_MEM_READ_WRITE, N * sizeof(cl_uint));
+    cl_mem Target = Round % 3 == 2 ? Kept : Fresh;
+    setArg(Kernel, 0, Target);
+    API_NEED(clSetKernelArg(Kernel, 1, (Round % 2 ? 8 : 16) * sizeof(cl_uint), nullptr));
+    setArg(Kernel, 2, Values[Round]);
+    API_NEED(clEnqueueNDRangeKernel(S.Queue, Kernel, 1, nullptr, &N, &Local, 0, nullptr, nullptr));
+    std::vector<cl_uint> Out = readAll<cl_uint>(S.Queue, Target, N);
+    bool Correct = true;
+    for (size_t I = 0; I < N; ++I)
+      Correct = Correct && Out[I] == Values[Round] + I;
+    say("round %d (%s buffer, value %u): %s", Round, Target == Kept ? "kept" : "fresh",
+        Values[Round], yesNo(Correct));
+    clReleaseMemObject(Fresh); // its handle may come back in the next round
+  }
+  clReleaseMemObject(Kept);
+  clReleaseKernel(Kernel);
+}
+
 void kernelsInProgram(const Setup &S, cl_program Program) {
   cl_uint Count = 0;
   show("clCreateKernelsInProgram(count)", clCreateKernelsInProgram(Program, 0, nullptr, &Count));
@@ -348,6 +375,8 @@ int main(int Argc, char **Argv) {
   setArgChecks(S, Program);
   say("== launch checks");
   launchChecks(S, Program);
+  say("== argument changes between launches");
+  argumentChanges(S, Program);
   say("== clCreateKernelsInProgram");
   kernelsInProgram(S, Program);
   say("== clCloneKernel");
