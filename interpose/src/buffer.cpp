@@ -41,10 +41,8 @@ Buffer::~Buffer() {
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend(); ++It)
     It->first(this, It->second);
   for (cl_mem M : Real)
-    if (M) {
+    if (M)
       runtime().real().clReleaseMemObject(M);
-      runtime().noteRealMemReleased();
-    }
 }
 
 cl_int Buffer::initialize(bool AppDeviceOnAppMemory) {

@@ -18,7 +18,7 @@ Kernel::Kernel(std::shared_ptr<Program> Owner, std::string Name, cl_kernel Valid
 Kernel::~Kernel() {
   const RealApi &Real = runtime().real();
   for (auto &[Key, K] : this->Real)
-    Real.clReleaseKernel(K.Handle);
+    Real.clReleaseKernel(K);
   Real.clReleaseKernel(Validation);
   --Owner->KernelCount;
 }
@@ -89,54 +89,22 @@ bool Kernel::allArgsSet() const {
   return true;
 }
 
-Kernel::RealKernel *Kernel::realKernelFor(ExecDevice &Device, bool Split, cl_int &Error) {
+cl_kernel Kernel::realFor(ExecDevice &Device, bool Split, cl_int &Error) {
   std::lock_guard<std::mutex> Lock(Mutex);
   Error = CL_SUCCESS;
   auto Key = std::make_pair(Device.Index, Split);
   auto Found = Real.find(Key);
   if (Found != Real.end())
-    return &Found->second;
+    return Found->second;
   cl_program Source = Split ? Owner->splitProgramFor(Device) : Owner->original();
   if (!Source) {
     Error = CL_INVALID_PROGRAM_EXECUTABLE;
     return nullptr;
   }
   cl_kernel K = runtime().real().clCreateKernel(Source, Name.c_str(), &Error);
-  if (!K)
-    return nullptr;
-  RealKernel &Made = Real[Key];
-  Made.Handle = K;
-  Made.SetAtReleases = runtime().realMemReleases();
-  return &Made;
-}
-
-cl_int Kernel::RealKernel::setArg(cl_uint Index, size_t Size, const void *Value) {
-  const std::uint64_t Releases = runtime().realMemReleases();
-  if (Releases != SetAtReleases) {
-    LastSet.clear();
-    SetAtReleases = Releases;
-  }
-  if (LastSet.size() <= Index)
-    LastSet.resize(Index + 1);
-  // Remembered as the size, whether a value was given, then its bytes.
-  std::vector<std::uint8_t> &Last = LastSet[Index];
-  constexpr size_t Header = sizeof(Size) + 1;
-  const size_t Length = Header + (Value ? Size : 0);
-  if (Last.size() == Length && std::memcmp(Last.data(), &Size, sizeof(Size)) == 0 &&
-      Last[sizeof(Size)] == (Value ? 1 : 0) &&
-      (!Value || std::memcmp(Last.data() + Header, Value, Size) == 0))
-    return CL_SUCCESS;
-  const cl_int Error = runtime().real().clSetKernelArg(Handle, Index, Size, Value);
-  if (Error != CL_SUCCESS) {
-    Last.clear();
-    return Error;
-  }
-  Last.resize(Length);
-  std::memcpy(Last.data(), &Size, sizeof(Size));
-  Last[sizeof(Size)] = Value ? 1 : 0;
-  if (Value)
-    std::memcpy(Last.data() + Header, Value, Size);
-  return CL_SUCCESS;
+  if (K)
+    Real[Key] = K;
+  return K;
 }
 
 Kernel *asKernel(cl_kernel Handle) {

@@ -40,22 +40,9 @@ public:
   bool snapshotArgs(std::vector<KernelArg> &Out) const;
   bool allArgsSet() const;
 
-  // The real kernel a device runs (the app's original kernel, Split = false, or the
-  // partition-ready one) and the argument values last set on it: a launch sets only those that
-  // changed (NVIDIA charges a driver call for each). Created on first use; its arguments are
-  // set only inside its device's jobs (DeviceWorker), one at a time.
-  struct RealKernel {
-    cl_kernel Handle = nullptr;
-    std::vector<std::vector<std::uint8_t>> LastSet; // per argument; empty: not known
-    std::uint64_t SetAtReleases = 0; // Runtime::realMemReleases() when LastSet was last valid
-    // Sets argument Index to (Size, Value) unless it holds that already.
-    cl_int setArg(cl_uint Index, size_t Size, const void *Value);
-  };
-  RealKernel *realKernelFor(ExecDevice &Device, bool Split, cl_int &Error);
-  cl_kernel realFor(ExecDevice &Device, bool Split, cl_int &Error) {
-    RealKernel *R = realKernelFor(Device, Split, Error);
-    return R ? R->Handle : nullptr;
-  }
+  // The real kernel a device runs: the app's original kernel (Split = false) or the
+  // partition-ready one. Created on first use; used only on that device's worker.
+  cl_kernel realFor(ExecDevice &Device, bool Split, cl_int &Error);
 
   // Whether its last launch left its kernels running (FinishesLater): its next launch may then
   // start on the app's thread without holding the app up (Queue::enqueue).
@@ -71,7 +58,7 @@ private:
   cl_kernel Validation;
   mutable std::mutex Mutex;
   std::vector<KernelArg> Args;
-  std::map<std::pair<std::size_t, bool>, RealKernel> Real;
+  std::map<std::pair<std::size_t, bool>, cl_kernel> Real;
   std::atomic<bool> LeftRunning{false};
 };
 

@@ -71,7 +71,8 @@ RangeSet toRoot(const analysis::IntervalSet &Ranges, Buffer &B) {
   return Out;
 }
 
-cl_int setArgs(Kernel::RealKernel &Real, ExecDevice &Device, const std::vector<KernelArg> &Args) {
+cl_int setArgs(cl_kernel Real, ExecDevice &Device, const std::vector<KernelArg> &Args) {
+  const RealApi &Api = runtime().real();
   for (cl_uint I = 0; I < Args.size(); ++I) {
     const KernelArg &A = Args[I];
     cl_int Error = CL_SUCCESS;
@@ -80,17 +81,17 @@ cl_int setArgs(Kernel::RealKernel &Real, ExecDevice &Device, const std::vector<K
       cl_mem Mem = A.Mem->realOn(Device, Error);
       if (!Mem)
         return Error;
-      Error = Real.setArg(I, sizeof(cl_mem), &Mem);
+      Error = Api.clSetKernelArg(Real, I, sizeof(cl_mem), &Mem);
       break;
     }
     case KernelArg::Kind::NullBuffer:
-      Error = Real.setArg(I, sizeof(cl_mem), nullptr);
+      Error = Api.clSetKernelArg(Real, I, sizeof(cl_mem), nullptr);
       break;
     case KernelArg::Kind::Local:
-      Error = Real.setArg(I, A.LocalSize, nullptr);
+      Error = Api.clSetKernelArg(Real, I, A.LocalSize, nullptr);
       break;
     case KernelArg::Kind::Bytes:
-      Error = Real.setArg(I, A.Value.size(), A.Value.data());
+      Error = Api.clSetKernelArg(Real, I, A.Value.size(), A.Value.data());
       break;
     case KernelArg::Kind::Unset:
       return CL_INVALID_KERNEL_ARGS;
@@ -103,10 +104,10 @@ cl_int setArgs(Kernel::RealKernel &Real, ExecDevice &Device, const std::vector<K
 
 // The device's real kernel (the app's original, or the partition-ready one when Split) with
 // the launch's arguments set; null with Error set when either fails.
-Kernel::RealKernel *kernelWithArgs(Kernel &K, ExecDevice &Device, bool Split,
-                                   const std::vector<KernelArg> &Args, cl_int &Error) {
-  Kernel::RealKernel *Real = K.realKernelFor(Device, Split, Error);
-  if (Real && (Error = setArgs(*Real, Device, Args)) != CL_SUCCESS)
+cl_kernel kernelWithArgs(Kernel &K, ExecDevice &Device, bool Split,
+                         const std::vector<KernelArg> &Args, cl_int &Error) {
+  cl_kernel Real = K.realFor(Device, Split, Error);
+  if (Real && (Error = setArgs(Real, Device, Args)) != CL_SUCCESS)
     return nullptr;
   return Real;
 }
@@ -208,20 +209,20 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
       return Error;
   cl_event Running = nullptr;
   auto KernelStart = Clock::now();
-  const cl_int Result = runOnDevices(
-      {{&Device, [&]() -> cl_int {
-          for (auto &[B, Ranges] : Missing)
-            if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
-              return E;
-          cl_int Error = CL_SUCCESS;
-          Kernel::RealKernel *Real = kernelWithArgs(K, Device, false, R.Args, Error);
-          if (!Real)
-            return Error;
-          KernelStart = Clock::now();
-          return runtime().real().clEnqueueNDRangeKernel(
-              Device.RealQueue, Real->Handle, R.WorkDim, R.Offset.data(), R.Global.data(),
-              R.LocalGiven ? R.Local.data() : nullptr, 0, nullptr, &Running);
-        }}});
+  const cl_int Result =
+      runOnDevices({{&Device, [&]() -> cl_int {
+                       for (auto &[B, Ranges] : Missing)
+                         if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
+                           return E;
+                       cl_int Error = CL_SUCCESS;
+                       cl_kernel Real = kernelWithArgs(K, Device, false, R.Args, Error);
+                       if (!Real)
+                         return Error;
+                       KernelStart = Clock::now();
+                       return runtime().real().clEnqueueNDRangeKernel(
+                           Device.RealQueue, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
+                           R.LocalGiven ? R.Local.data() : nullptr, 0, nullptr, &Running);
+                     }}});
   for (auto &[B, Ranges] : Missing)
     B->markValidOn(Device.Index, Ranges);
   if (Result != CL_SUCCESS)
@@ -652,46 +653,45 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     for (auto &[Root, P] : Plans)
       S.BytesIn += P.Missing[I].totalBytes();
     ExecDevice &Device = *S.Device;
-    Jobs.push_back({&Device, [&, I]() -> cl_int {
-                      Slice &Mine = Slices[I];
-                      const auto PushStart = Clock::now();
-                      for (auto &[Root, P] : Plans)
-                        if (cl_int E = Root->pushOnWorker(Device, P.Missing[I]); E != CL_SUCCESS)
-                          return E;
-                      Mine.TransferSeconds += secondsSince(PushStart);
-                      if (Mine.BytesIn)
-                        runtime().timeline().span(Device.Name, "transfer in", PushStart,
-                                                  Clock::now());
-                      cl_int Error = CL_SUCCESS;
-                      Kernel::RealKernel *Chosen = kernelWithArgs(K, Device, true, R.Args, Error);
-                      if (!Chosen)
-                        return Error;
-                      const RealApi &Api = runtime().real();
-                      const cl_uint SplitDim = Dim;
-                      const cl_ulong NumGroups = Groups;
-                      const cl_ulong Origin = R.Offset[Dim];
-                      const cl_uint First = Facts->AppArgCount;
-                      if ((Error = Chosen->setArg(First, sizeof(SplitDim), &SplitDim)) ||
-                          (Error = Chosen->setArg(First + 1, sizeof(NumGroups), &NumGroups)) ||
-                          (Error = Chosen->setArg(First + 2, sizeof(Origin), &Origin)))
-                        return Error;
-                      cl_kernel Real = Chosen->Handle;
-                      std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
-                      Offset[Dim] += Mine.FirstGroup * R.Local[Dim];
-                      Global[Dim] = (Mine.EndGroup - Mine.FirstGroup) * R.Local[Dim];
-                      const auto KernelStart = Clock::now();
-                      if (Pipelined) {
-                        KernelStarts[I] = KernelStart;
-                        return Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim,
-                                                          Offset.data(), Global.data(),
-                                                          R.Local.data(), 0, nullptr, &Running[I]);
-                      }
-                      Error = runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
-                      runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
-                      if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
-                        return InjectedFailure;
-                      return Error;
-                    }});
+    Jobs.push_back(
+        {&Device, [&, I]() -> cl_int {
+           Slice &Mine = Slices[I];
+           const auto PushStart = Clock::now();
+           for (auto &[Root, P] : Plans)
+             if (cl_int E = Root->pushOnWorker(Device, P.Missing[I]); E != CL_SUCCESS)
+               return E;
+           Mine.TransferSeconds += secondsSince(PushStart);
+           if (Mine.BytesIn)
+             runtime().timeline().span(Device.Name, "transfer in", PushStart, Clock::now());
+           cl_int Error = CL_SUCCESS;
+           cl_kernel Real = kernelWithArgs(K, Device, true, R.Args, Error);
+           if (!Real)
+             return Error;
+           const RealApi &Api = runtime().real();
+           const cl_uint SplitDim = Dim;
+           const cl_ulong NumGroups = Groups;
+           const cl_ulong Origin = R.Offset[Dim];
+           const cl_uint First = Facts->AppArgCount;
+           if ((Error = Api.clSetKernelArg(Real, First, sizeof(SplitDim), &SplitDim)) ||
+               (Error = Api.clSetKernelArg(Real, First + 1, sizeof(NumGroups), &NumGroups)) ||
+               (Error = Api.clSetKernelArg(Real, First + 2, sizeof(Origin), &Origin)))
+             return Error;
+           std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
+           Offset[Dim] += Mine.FirstGroup * R.Local[Dim];
+           Global[Dim] = (Mine.EndGroup - Mine.FirstGroup) * R.Local[Dim];
+           const auto KernelStart = Clock::now();
+           if (Pipelined) {
+             KernelStarts[I] = KernelStart;
+             return Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim, Offset.data(),
+                                               Global.data(), R.Local.data(), 0, nullptr,
+                                               &Running[I]);
+           }
+           Error = runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
+           runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
+           if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
+             return InjectedFailure;
+           return Error;
+         }});
   }
   // A held split with every slice's data in place only queues kernels: no worker need wake.
   bool NothingToMove = true;

@@ -55,10 +55,6 @@ public:
   void addLiveMem(const void *Mem);
   void removeLiveMem(const void *Mem);
   bool isLiveMem(const void *Mem);
-  // Counts releases of real memory objects: a real kernel's remembered arguments are stale
-  // after one (the driver may hand a released object's handle to a new one).
-  void noteRealMemReleased() { RealMemReleases.fetch_add(1, std::memory_order_relaxed); }
-  std::uint64_t realMemReleases() const { return RealMemReleases.load(std::memory_order_relaxed); }
 
   // Counts a kernel launch that starts running; true for the one LIBSPLIT_FAIL_LAUNCH names.
   bool failThisLaunch() {
@@ -87,7 +83,6 @@ private:
   std::vector<std::shared_ptr<Device>> RootDevices;
   std::vector<cl_device_id> SplitDevices;
   std::atomic<unsigned long> LaunchesRun{0};
-  std::atomic<std::uint64_t> RealMemReleases{0};
   std::mutex BackgroundMutex;
   std::condition_variable BackgroundIdle;
   unsigned Background = 0;
