@@ -262,6 +262,7 @@ void Queue::finishOldest(Executor &State) {
     Oldest = std::move(State.Later.front());
     State.Later.pop_front();
   }
+  const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(), "complete");
   const cl_int Result = Oldest.Finish();
   if (Oldest.Done->profiled())
     Oldest.Done->stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
