@@ -12,9 +12,8 @@ namespace {
 // Enqueues Body on Q after the app's wait list; blocks when asked; hands out the event. A
 // blocking command that failed returns its error, as the native call would. FinishAnyway: a
 // non-blocking command waited for all the same, its error left to its event. RunHere: a launch,
-// or a read or write the app waits for (the driver's copy between the app's memory and its own
-// then runs on the app's thread, as natively), which may start on this thread when the queue is
-// idle (Queue::enqueue).
+// or a blocking read (the driver's copy into the app's memory then runs on the app's thread, as
+// natively), which may start on this thread when the queue is idle (Queue::enqueue).
 template <typename Fn>
 cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *WaitList,
                cl_event *EventOut, bool Blocking, Fn Body, CommandOrder Order = CommandOrder::Free,
@@ -185,7 +184,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
         Keep->write(Offset, Size, Pointer, Source, SendTo);
         return CL_SUCCESS;
       },
-      CommandOrder::Free, Finish, Blocking || Finish);
+      CommandOrder::Free, Finish);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle, cl_mem Source,

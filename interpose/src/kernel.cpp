@@ -13,10 +13,6 @@ Kernel::Kernel(std::shared_ptr<Program> Owner, std::string Name, cl_kernel Valid
   runtime().real().clGetKernelInfo(Validation, CL_KERNEL_NUM_ARGS, sizeof(Count), &Count, nullptr);
   Args.resize(Count);
   ++this->Owner->KernelCount;
-  // Where nothing splits, every launch on an in-order queue leaves its kernel running: the
-  // first one too may start on the app's thread, and the burst behind it (else queued behind
-  // the first on the executor, a thread hand-off each, then the app's blocking read as well).
-  LeftRunning.store(this->Owner->context().splitDevices().size() < 2, std::memory_order_relaxed);
 }
 
 Kernel::~Kernel() {
