@@ -1,10 +1,10 @@
 #include "queue.hpp"
 
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include "context.hpp"
 #include "runtime.hpp"
+
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -53,10 +53,10 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     // the call and the devices, while the executor completes earlier ones; its completion stays
     // with the executor. Where launches split, only with no launch unfinished: the balancer
     // hears of every earlier one first (executeLaunch), which must neither hold the app up nor
-    // run the app's callbacks inside its call. A read, only with nothing unfinished: with
-    // conv2d's 256 MiB read on the app's thread while the executor waited for the 50 kernels
-    // before it (an H200), the whole run measured 1.13x native, against 1.01x with the read on
-    // the executor (9 rounds each).
+    // run the app's callbacks inside its call. A read, only with nothing unfinished: a build
+    // that also started it here behind unfinished launches (and started a kernel's first
+    // launch here where nothing splits) ran conv2d on an H200 at 1.13x native against 1.01x
+    // (9 rounds each); which of the two cost it was not measured apart.
     const bool Launch = Type == CL_COMMAND_NDRANGE_KERNEL || Type == CL_COMMAND_TASK;
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
         State->Commands.empty() && State->Later.size() + 1 < MaxUnfinished &&
