@@ -172,7 +172,8 @@ std::string RunRecorder::summary() const {
                   static_cast<double>(EagerBytes) / 1048576.0);
     Out << "host writes: " << count(HostWrite::Deferred, "deferred") << ", "
         << count(HostWrite::Copied, "copied") << ", " << count(HostWrite::Eager, "sent eagerly")
-        << ", " << count(HostWrite::ToAppDevice, "sent to the app's device") << Sent;
+        << ", " << count(HostWrite::ToAppDevice, "sent to the app's device") << ", "
+        << count(HostWrite::OnAppMemory, "on the app's memory") << Sent;
   }
   Out << "per device: busy time (kernels and transfers):\n";
   for (const auto &[Name, Seconds] : DeviceBusy) {

@@ -55,7 +55,9 @@ public:
 
   // Host writes (clEnqueueWriteBuffer[Rect], CL_MEM_COPY_HOST_PTR) by what LIBSPLIT_DEFER did.
   // ToAppDevice: LIBSPLIT_UPLOAD sent it to the app's device, straight from the app's memory.
-  enum class HostWrite { Deferred, Copied, Eager, ToAppDevice };
+  // OnAppMemory: a buffer created on the app's memory (CL_MEM_USE_HOST_PTR), whose host copy
+  // stays there.
+  enum class HostWrite { Deferred, Copied, Eager, ToAppDevice, OnAppMemory };
   void countHostWrite(HostWrite Kind, std::uint64_t Bytes);
   // Bytes sent to devices at write time (LIBSPLIT_DEFER=off, LIBSPLIT_UPLOAD), all devices
   // together.

@@ -9,7 +9,7 @@
 // prints what differed and exits 1. It passes natively too (there the writes copy at once).
 //
 // Scenarios: basic, threads, syscalls, free, release, exit, fork, handler-before,
-// handler-after, crash, layout, rect, copy-map, placement.
+// handler-after, crash, layout, rect, copy-map, placement, host-ptr.
 #include "common/app_common.hpp"
 
 #include <fcntl.h>
@@ -645,6 +645,38 @@ void placement(Rig &R) {
   clReleaseMemObject(Out);
 }
 
+// A buffer on the app's memory (CL_MEM_USE_HOST_PTR): libsplit places its data at the creation,
+// as an implementation may cache it; a change made through a map afterwards reaches the kernels,
+// and a kernel's write reaches the app's memory through a map.
+void hostPtr(Rig &R) {
+  std::vector<std::uint32_t> Host(Count);
+  fill(Host.data(), Count, 44);
+  cl_mem In = R.buffer(Count, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, Host.data());
+  expectPattern(R.seen(In, Count), 44, "the app's memory at the creation");
+  cl_int Err = CL_SUCCESS;
+  auto *Mapped = static_cast<std::uint32_t *>(clEnqueueMapBuffer(
+      R.Queue, In, CL_TRUE, CL_MAP_WRITE, 0, Count * 4, 0, nullptr, nullptr, &Err));
+  CL_CHECK_ERR(Err, "clEnqueueMapBuffer");
+  fill(Mapped, Count, 45);
+  CL_CHECK(clEnqueueUnmapMemObject(R.Queue, In, Mapped, 0, nullptr, nullptr));
+  expectPattern(R.seen(In, Count), 45, "the mapped write");
+  std::vector<std::uint32_t> Other(Count);
+  fill(Other.data(), Count, 46);
+  cl_mem Source = R.buffer(Count, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, Other.data());
+  CL_CHECK(clSetKernelArg(R.Copy, 0, sizeof(cl_mem), &Source));
+  CL_CHECK(clSetKernelArg(R.Copy, 1, sizeof(cl_mem), &In));
+  CL_CHECK(
+      clEnqueueNDRangeKernel(R.Queue, R.Copy, 1, nullptr, &Count, &Local, 0, nullptr, nullptr));
+  Mapped = static_cast<std::uint32_t *>(clEnqueueMapBuffer(R.Queue, In, CL_TRUE, CL_MAP_READ, 0,
+                                                           Count * 4, 0, nullptr, nullptr, &Err));
+  CL_CHECK_ERR(Err, "clEnqueueMapBuffer");
+  expectPattern(std::vector<std::uint32_t>(Mapped, Mapped + Count), 46, "the kernel's write");
+  CL_CHECK(clEnqueueUnmapMemObject(R.Queue, In, Mapped, 0, nullptr, nullptr));
+  CL_CHECK(clFinish(R.Queue));
+  clReleaseMemObject(Source);
+  clReleaseMemObject(In);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -681,6 +713,8 @@ int main(int argc, char **argv) {
     copyMap(R);
   else if (Scenario == "placement")
     placement(R);
+  else if (Scenario == "host-ptr")
+    hostPtr(R);
   else
     app::fail("unknown --scenario");
   if (Failed)
