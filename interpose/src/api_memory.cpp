@@ -39,14 +39,15 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     setError(ErrorRet, Error);
     return nullptr;
   }
-  if (Flags & CL_MEM_USE_HOST_PTR)
+  if (Flags & CL_MEM_USE_HOST_PTR) {
     runtime().recorder().countHostWrite(RunRecorder::HostWrite::OnAppMemory, Size);
-  if ((Flags & CL_MEM_USE_HOST_PTR) && C->splitDevices().size() >= 2) {
     // The app's memory holds the data; the specification lets an implementation cache it on a
     // device from here on, and NVIDIA's copies it at this call. Left on the host, the move
     // would land in the app's first launch (spmv on the H200 + CPU: 977 MiB, 127 ms of a 65 ms
-    // native run). Placed as a host write is (LIBSPLIT_UPLOAD).
-    B->upload(C->uploadAtWrite(C->primary()), 0, Size);
+    // native run). Placed as a host write is (LIBSPLIT_UPLOAD); with one device, the real
+    // buffer already works on the app's memory.
+    if (C->splitDevices().size() >= 2)
+      B->upload(C->uploadAtWrite(C->primary()), 0, Size);
   }
   if (Flags & CL_MEM_COPY_HOST_PTR) {
     // No lock: nobody else knows the buffer yet.
