@@ -249,13 +249,42 @@ void Context::addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void
   DestructorCallbacks.emplace_back(Callback, UserData);
 }
 
+void learnKernelEnqueue(ExecDevice &Device, cl_event Queued) {
+  if (Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) >= 0)
+    return;
+  cl_int Status = CL_QUEUED;
+  if (runtime().real().clGetEventInfo(Queued, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status),
+                                      &Status, nullptr) != CL_SUCCESS)
+    return;
+  if (Status > CL_COMPLETE)
+    Device.KernelRunsInEnqueue.store(0, std::memory_order_relaxed);
+  else if (++Device.CompleteWhenQueued >= 3)
+    Device.KernelRunsInEnqueue.store(1, std::memory_order_relaxed);
+}
+
+namespace {
+
+bool kernelRunsInEnqueue(const DeviceJob &Job) {
+  return Job.Device->KernelRunsInEnqueue.load(std::memory_order_relaxed) == 1;
+}
+
+} // namespace
+
 cl_int runOnDevices(std::vector<DeviceJob> Jobs, bool Short) {
   if (Jobs.empty())
     return CL_SUCCESS;
-  if (Jobs.size() == 1 || Short) {
+  // Short jobs only queue work, one device after the other on this thread. A device whose
+  // enqueue runs the kernel goes last, once the others' kernels run (first, it held PoCL's
+  // pthread device back for the whole of basic's slice: a held split on the two took the sum of
+  // their times); two such devices need a thread each.
+  if (Jobs.size() == 1 ||
+      (Short && std::count_if(Jobs.begin(), Jobs.end(), kernelRunsInEnqueue) <= 1)) {
+    // CPUs' slices, the longest, start first.
     std::stable_partition(Jobs.begin(), Jobs.end(), [](const DeviceJob &Job) {
       return (Job.Device->Type & CL_DEVICE_TYPE_CPU) != 0;
     });
+    std::stable_partition(Jobs.begin(), Jobs.end(),
+                          [](const DeviceJob &Job) { return !kernelRunsInEnqueue(Job); });
     cl_int Result = CL_SUCCESS;
     for (DeviceJob &Job : Jobs)
       Job.Device->Worker->runHere([&] {

@@ -7,6 +7,7 @@
 #include "handles.hpp"
 #include "platform.hpp"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -30,7 +31,16 @@ struct ExecDevice {
   unsigned Version = 0; // OpenCL version of the device: 10 * major + minor
   cl_device_type Type = 0;
   std::unique_ptr<DeviceWorker> Worker;
+  // Whether the real clEnqueueNDRangeKernel returns only once the kernel ran (PoCL's basic
+  // device): -1 not known yet, 0 no, 1 yes. Learnt from the device's first kernels
+  // (learnKernelEnqueue); read by any thread.
+  std::atomic<int> KernelRunsInEnqueue{-1};
+  int CompleteWhenQueued = 0; // kernels seen complete as their enqueue returned; jobs only
 };
+
+// Records whether Queued, a kernel the device's job has just enqueued, already ran: three in a
+// row make the device one whose enqueue runs the kernel, any other answer one whose doesn't.
+void learnKernelEnqueue(ExecDevice &Device, cl_event Queued);
 
 // Where a host write goes at the call (LIBSPLIT_UPLOAD).
 struct HostUpload {

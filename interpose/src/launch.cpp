@@ -161,6 +161,7 @@ cl_int runKernel(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R,
       UseLocal ? R.Local.data() : nullptr, 0, nullptr, &Done);
   if (Error != CL_SUCCESS)
     return Error;
+  learnKernelEnqueue(Device, Done);
   return awaitKernel(Done, Seconds);
 }
 
@@ -219,9 +220,12 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
                        if (!Real)
                          return Error;
                        KernelStart = Clock::now();
-                       return runtime().real().clEnqueueNDRangeKernel(
+                       Error = runtime().real().clEnqueueNDRangeKernel(
                            Device.RealQueue, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
                            R.LocalGiven ? R.Local.data() : nullptr, 0, nullptr, &Running);
+                       if (Error == CL_SUCCESS)
+                         learnKernelEnqueue(Device, Running);
+                       return Error;
                      }}});
   for (auto &[B, Ranges] : Missing)
     B->markValidOn(Device.Index, Ranges);
@@ -682,9 +686,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
            const auto KernelStart = Clock::now();
            if (Pipelined) {
              KernelStarts[I] = KernelStart;
-             return Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim, Offset.data(),
-                                               Global.data(), R.Local.data(), 0, nullptr,
-                                               &Running[I]);
+             Error =
+                 Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim, Offset.data(),
+                                            Global.data(), R.Local.data(), 0, nullptr, &Running[I]);
+             if (Error == CL_SUCCESS)
+               learnKernelEnqueue(Device, Running[I]);
+             return Error;
            }
            Error = runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
            runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());

@@ -10,6 +10,11 @@
         Steady state is not slower than the best single device: the median makespan of the last
         LAST launches is at most (1 + TOLERANCE) times the median time of the fastest device
         alone, measured by the balancer's single-device probes or by launches it ran alone.
+
+    check_convergence.py overlap TRACE [RATIO=0.8] [LAST=10]
+        The devices of a held split run at the same time: over the last LAST launches of a held
+        split on two or more devices, the median of makespan / (sum of the devices' kernel
+        times) is at most RATIO (1.0 when they run one after the other).
 """
 import json
 import statistics
@@ -64,4 +69,17 @@ if mode == "not-slower":
           f"final state {records[-1]['balancer']['state']}")
     sys.exit(0 if steady <= (1 + tolerance) * best else 1)
 
-sys.exit(f"unknown mode {mode}: split or not-slower")
+if mode == "overlap":
+    ratio_limit = float(sys.argv[3]) if len(sys.argv) > 3 else 0.8
+    last = int(sys.argv[4]) if len(sys.argv) > 4 else 10
+    held = [r for r in records
+            if r.get("split") and len(r["devices"]) >= 2 and r["balancer"]["converged"]]
+    if len(held) < last:
+        sys.exit(f"only {len(held)} launches of a held split in {path}")
+    ratios = [r["makespan_s"] / sum(d["kernel_s"] for d in r["devices"]) for r in held[-last:]]
+    median = statistics.median(ratios)
+    print(f"last {last} held split launches: median makespan / summed kernel times {median:.3f} "
+          f"(at most {ratio_limit})")
+    sys.exit(0 if median <= ratio_limit else 1)
+
+sys.exit(f"unknown mode {mode}: split, not-slower or overlap")
