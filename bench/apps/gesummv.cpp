@@ -1,7 +1,8 @@
 // PolyBench's gesummv, written from its definition: y = alpha * A x + beta * B x for two N x N
 // row-major matrices A and B. One naive 1D kernel, one work-item per element of y walking along
-// a row of both matrices, NULL local size. Every --iterations launch recomputes the same y (a
-// memory-bound product, repeated to run long enough to measure).
+// a row of both matrices, NULL local size (--local L sets one, to compare an implementation's
+// choice with L). Every --iterations launch recomputes the same y (a memory-bound product,
+// repeated to run long enough to measure).
 #include "common/app_common.hpp"
 
 #include <algorithm>
@@ -28,13 +29,16 @@ constexpr float Beta = 1.2f;
 static constexpr double Tolerance = 1e-4;
 
 int main(int argc, char **argv) {
-  app::Options Opts(argc, argv, "[--n ORDER] [--iterations LAUNCHES]");
+  app::Options Opts(argc, argv, "[--n ORDER] [--iterations LAUNCHES] [--local WORK_ITEMS]");
   const cl_uint N = static_cast<cl_uint>(Opts.integer("n", 2048));
   const long Iterations = Opts.integer("iterations", 1);
+  const size_t Local = static_cast<size_t>(Opts.integer("local", 0)); // 0: NULL
   if (N == 0)
     app::fail("--n must be positive");
   if (Iterations == 0)
     app::fail("--iterations must be positive");
+  if (Local != 0 && N % Local != 0)
+    app::fail("--local must divide --n");
 
   std::vector<float> A(static_cast<size_t>(N) * N), B(A.size()), X(N);
   for (size_t I = 0; I < A.size(); ++I) {
@@ -82,8 +86,8 @@ int main(int argc, char **argv) {
   app::Stopwatch Timer;
   const size_t Global = N;
   for (long It = 0; It < Iterations; ++It)
-    CL_CHECK(
-        clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr));
+    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, Local ? &Local : nullptr, 0,
+                                    nullptr, nullptr));
   CL_CHECK(
       clEnqueueReadBuffer(Queue, BufY, CL_TRUE, 0, BytesVector, Y.data(), 0, nullptr, nullptr));
   const double Seconds = Timer.seconds();
