@@ -1,9 +1,53 @@
 // Entry points: platforms, devices, sub-devices, extension functions, timers.
 #include "api_common.hpp"
+#include "extensions.hpp"
+
+#include <cstring>
+#include <string_view>
+#include <utility>
 
 using namespace libsplit;
 
 namespace {
+
+// An extension query's real answer (Real: the object's clGet*Info, bound to it) without the
+// extensions libsplit hides (extensions.hpp); WithVersion: the cl_name_version form.
+template <typename RealQuery>
+cl_int visibleExtensionInfo(RealQuery &&Real, cl_uint Param, bool WithVersion, size_t ValueSize,
+                            void *Value, size_t *SizeRet) {
+  size_t Size = 0;
+  if (cl_int Error = Real(Param, 0, nullptr, &Size); Error != CL_SUCCESS)
+    return Error;
+  std::vector<char> Answer(Size);
+  if (cl_int Error = Real(Param, Size, Answer.data(), nullptr); Error != CL_SUCCESS)
+    return Error;
+  if (WithVersion) {
+    std::vector<cl_name_version> List(Size / sizeof(cl_name_version));
+    if (!List.empty())
+      std::memcpy(List.data(), Answer.data(), List.size() * sizeof(cl_name_version));
+    return returnVector(visibleExtensions(List), ValueSize, Value, SizeRet);
+  }
+  return returnString(visibleExtensions(std::string_view(Answer.data(),
+                                                         strnlen(Answer.data(), Answer.size()))),
+                      ValueSize, Value, SizeRet);
+}
+
+// Extension functions libsplit answers with its own entry points: KHR names of core functions
+// it implements, with the same signatures. Every other name gets NULL: a vendor's function
+// would receive libsplit's handles.
+void *ownExtensionFunction(std::string_view Name) {
+  static const std::pair<std::string_view, void *> Aliases[] = {
+      {"clCreateCommandQueueWithPropertiesKHR",
+       reinterpret_cast<void *>(&::clCreateCommandQueueWithProperties)},
+      {"clCreateProgramWithILKHR", reinterpret_cast<void *>(&::clCreateProgramWithIL)},
+      {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&::clGetKernelSubGroupInfo)},
+      {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&::clGetPlatformIDs)},
+  };
+  for (const auto &[Alias, Function] : Aliases)
+    if (Alias == Name)
+      return Function;
+  return nullptr;
+}
 
 // Real device ids to libsplit's, in the same order; sub-devices the app made are found through
 // their objects, root devices through the runtime.
@@ -41,6 +85,12 @@ LIBSPLIT_API cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id Platform, cl_pl
   if (!Platform && !RT.platforms().empty())
     P = RT.platforms().front().get();
   LIBSPLIT_CHECK(!P, CL_INVALID_PLATFORM);
+  if (Param == CL_PLATFORM_EXTENSIONS || Param == CL_PLATFORM_EXTENSIONS_WITH_VERSION)
+    return visibleExtensionInfo(
+        [&](cl_uint Which, size_t Size, void *Out, size_t *OutSize) {
+          return RT.real().clGetPlatformInfo(P->real(), Which, Size, Out, OutSize);
+        },
+        Param, Param == CL_PLATFORM_EXTENSIONS_WITH_VERSION, ValueSize, Value, SizeRet);
   return RT.real().clGetPlatformInfo(P->real(), Param, ValueSize, Value, SizeRet);
 }
 
@@ -97,6 +147,13 @@ LIBSPLIT_API cl_int CL_API_CALL clGetDeviceInfo(cl_device_id DeviceHandle, cl_de
   }
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
     return returnValue<cl_device_device_enqueue_capabilities>(0, ValueSize, Value, SizeRet);
+  case CL_DEVICE_EXTENSIONS:
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+    return visibleExtensionInfo(
+        [&](cl_uint Which, size_t Size, void *Out, size_t *OutSize) {
+          return RT.real().clGetDeviceInfo(D->real(), Which, Size, Out, OutSize);
+        },
+        Param, Param == CL_DEVICE_EXTENSIONS_WITH_VERSION, ValueSize, Value, SizeRet);
   default:
     return RT.real().clGetDeviceInfo(D->real(), Param, ValueSize, Value, SizeRet);
   }
@@ -150,6 +207,8 @@ LIBSPLIT_API cl_int CL_API_CALL clReleaseDevice(cl_device_id DeviceHandle) {
 LIBSPLIT_API void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id Platform,
                                                                         const char *Name) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetExtensionFunctionAddressForPlatform, Platform, Name);
+  if (void *Own = Name ? ownExtensionFunction(Name) : nullptr)
+    return Own;
   RT.log().once(std::string("ext:") + (Name ? Name : ""), config::LogLevel::Info,
                 "extension function ", Name ? Name : "(null)", " is not available under libsplit");
   return nullptr;

@@ -4,8 +4,11 @@
 // device reports, and prints only the verdicts. With image support, images and samplers are
 // created and used; without it, creation fails with CL_INVALID_OPERATION (as the specification
 // requires) and no format is listed. A device that lists CL_EXEC_NATIVE_KERNEL runs native
-// kernels; one that reports SVM capabilities allocates SVM.
+// kernels; one that reports SVM capabilities allocates SVM. Every extension listed (platform or
+// device) whose entry point this program knows gives a function for it.
 #include "api_test.hpp"
+
+#include <sstream>
 
 // OpenCL 2.0, not declared by the 1.2 headers; called only where the device is 2.0 or later.
 #define API_DEVICE_SVM_CAPABILITIES 0x1053
@@ -68,6 +71,42 @@ void sharedVirtualMemory(const Setup &S) {
     clSVMFree(S.Context, Pointer);
 }
 
+// One entry point of each extension with host functions that an implementation may list.
+const std::pair<const char *, const char *> ExtensionEntryPoints[] = {
+    {"cl_khr_icd", "clIcdGetPlatformIDsKHR"},
+    {"cl_khr_create_command_queue", "clCreateCommandQueueWithPropertiesKHR"},
+    {"cl_khr_il_program", "clCreateProgramWithILKHR"},
+    {"cl_khr_subgroups", "clGetKernelSubGroupInfoKHR"},
+    {"cl_khr_command_buffer", "clCreateCommandBufferKHR"},
+    {"cl_khr_gl_sharing", "clGetGLContextInfoKHR"},
+    {"cl_khr_gl_event", "clCreateEventFromGLsyncKHR"},
+    {"cl_khr_terminate_context", "clTerminateContextKHR"},
+    {"cl_khr_semaphore", "clCreateSemaphoreWithPropertiesKHR"},
+    {"cl_khr_external_memory", "clEnqueueAcquireExternalMemObjectsKHR"},
+    {"cl_khr_suggested_local_work_size", "clGetKernelSuggestedLocalWorkSizeKHR"},
+    {"cl_pocl_content_size", "clSetContentSizeBufferPoCL"},
+    {"cl_nv_create_buffer", "clCreateBufferNV"},
+};
+
+void extensionFunctions(const Setup &S) {
+  std::istringstream Listed(platformString(S.Platform, CL_PLATFORM_EXTENSIONS) + " " +
+                            deviceString(S.Device, CL_DEVICE_EXTENSIONS));
+  bool Available = true, ImageExtension = false;
+  for (std::string Name; Listed >> Name;) {
+    ImageExtension = ImageExtension || Name.find("image") != std::string::npos;
+    for (const auto &[Extension, Function] : ExtensionEntryPoints)
+      if (Name == Extension && !clGetExtensionFunctionAddressForPlatform(S.Platform, Function)) {
+        Available = false;
+        std::fprintf(stderr, "%s listed, %s not available\n", Extension, Function);
+      }
+  }
+  say("listed extensions' entry points available: %s", yesNo(Available));
+  cl_bool Images = CL_FALSE;
+  clGetDeviceInfo(S.Device, CL_DEVICE_IMAGE_SUPPORT, sizeof(Images), &Images, nullptr);
+  say("image extensions listed only with image support: %s",
+      yesNo(Images == CL_TRUE || !ImageExtension));
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -122,6 +161,7 @@ int main(int Argc, char **Argv) {
   say("image round trip where images are supported: %s", yesNo(RoundTrip));
   nativeKernels(S);
   sharedVirtualMemory(S);
+  extensionFunctions(S);
   tearDown(S);
   say("done");
   return 0;
