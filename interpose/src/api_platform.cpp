@@ -27,9 +27,9 @@ cl_int visibleExtensionInfo(RealQuery &&Real, cl_uint Param, bool WithVersion, s
       std::memcpy(List.data(), Answer.data(), List.size() * sizeof(cl_name_version));
     return returnVector(visibleExtensions(List), ValueSize, Value, SizeRet);
   }
-  return returnString(visibleExtensions(std::string_view(Answer.data(),
-                                                         strnlen(Answer.data(), Answer.size()))),
-                      ValueSize, Value, SizeRet);
+  return returnString(
+      visibleExtensions(std::string_view(Answer.data(), strnlen(Answer.data(), Answer.size()))),
+      ValueSize, Value, SizeRet);
 }
 
 // Extension functions libsplit answers with its own entry points: KHR names of core functions
