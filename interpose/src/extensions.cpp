@@ -10,7 +10,7 @@ namespace {
 // Parts of extension names whose host API libsplit lacks. Kept as name parts so that a family's
 // later members (cl_khr_command_buffer_mutable_dispatch, cl_khr_external_memory_dma_buf) are
 // hidden with it.
-constexpr std::array<std::string_view, 20> HiddenParts = {
+constexpr std::array<std::string_view, 21> HiddenParts = {
     "_sharing",          // GL, D3D10/11, DX9, VA-API
     "_gl_",              // cl_khr_gl_event, cl_khr_gl_depth_images, ...
     "_egl_",             // cl_khr_egl_image, cl_khr_egl_event
@@ -31,6 +31,7 @@ constexpr std::array<std::string_view, 20> HiddenParts = {
     "motion_estimation", // cl_intel_motion_estimation
     "copy_opts",         // cl_nv_copy_opts: NVIDIA's flags for its own copy calls
     "shared_virtual",    // cl_arm_shared_virtual_memory
+    "pinned_buffers",    // cl_pocl_pinned_buffers: CL_MEM_PINNED, device addresses of buffers
 };
 
 } // namespace
