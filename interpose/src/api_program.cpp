@@ -63,11 +63,30 @@ LIBSPLIT_API cl_program CL_API_CALL clCreateProgramWithBinary(
   std::vector<cl_device_id> Real;
   LIBSPLIT_CHECK_RET(!realDevices(*C, NumDevices, DeviceList, Real), CL_INVALID_DEVICE, ErrorRet);
   cl_int Error = CL_SUCCESS;
-  // Binaries are device-specific: the program runs unsplit on the app's device.
   cl_program P = RT.real().clCreateProgramWithBinary(
       C->primary().RealContext, NumDevices, Real.data(), Lengths, Binaries, BinaryStatus, &Error);
   LIBSPLIT_CHECK_RET(!P, Error, ErrorRet);
-  return wrapProgram(*C, P, {}, ErrorRet);
+  // Binaries are device-specific; the app's devices run this one, and the partition-ready
+  // variant comes from the source libsplit recorded for it, if the same source made every
+  // binary given. Otherwise the program runs unsplit on the app's device.
+  std::optional<BinaryOrigin> Origin;
+  for (cl_uint I = 0; I < NumDevices; ++I) {
+    std::optional<BinaryOrigin> Found =
+        Lengths && Binaries ? findBinaryOrigin(Binaries[I], Lengths[I]) : std::nullopt;
+    if (!Found ||
+        (Origin && (Found->Source != Origin->Source || Found->Options != Origin->Options))) {
+      Origin.reset();
+      break;
+    }
+    Origin = std::move(Found);
+  }
+  if (!Origin)
+    return wrapProgram(*C, P, {}, ErrorRet);
+  RT.log().debug(config::DebugCategory::Compile,
+                 "program from a binary that libsplit recorded: its kernels may split");
+  auto Made = Program::create(C->shared_from_this(), P, std::move(*Origin));
+  setError(ErrorRet, CL_SUCCESS);
+  return Made.get();
 }
 
 LIBSPLIT_API cl_program CL_API_CALL clCreateProgramWithIL(cl_context ContextHandle, const void *IL,
@@ -249,9 +268,16 @@ LIBSPLIT_API cl_int CL_API_CALL clGetProgramInfo(cl_program ProgramHandle, cl_pr
     }
     for (size_t K = 0; K < Indices.size(); ++K)
       Pointers[Indices[K]] = Targets[K];
-    return RT.real().clGetProgramInfo(P->original(), CL_PROGRAM_BINARIES,
-                                      Pointers.size() * sizeof(unsigned char *), Pointers.data(),
-                                      nullptr);
+    Error = RT.real().clGetProgramInfo(P->original(), CL_PROGRAM_BINARIES,
+                                       Pointers.size() * sizeof(unsigned char *), Pointers.data(),
+                                       nullptr);
+    // An app that saves these binaries creates its program from them next time: what made them
+    // is recorded so that its kernels split then too.
+    if (Error == CL_SUCCESS)
+      if (std::optional<BinaryOrigin> Origin = P->origin())
+        for (size_t K = 0; K < Indices.size(); ++K)
+          recordBinaryOrigin(Targets[K], Sizes[Indices[K]], *Origin);
+    return Error;
   }
   default:
     return RT.real().clGetProgramInfo(P->original(), Param, ValueSize, Value, SizeRet);

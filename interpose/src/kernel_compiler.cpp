@@ -1,5 +1,6 @@
 #include "kernel_compiler.hpp"
 
+#include "cache_files.hpp"
 #include "runtime.hpp"
 
 #include "libsplit/analysis/summary_text.hpp"
@@ -22,14 +23,6 @@ extern char **environ;
 namespace libsplit {
 
 namespace {
-
-std::uint64_t fnv1a(std::uint64_t Hash, const std::string &Bytes) {
-  for (unsigned char C : Bytes) {
-    Hash ^= C;
-    Hash *= 1099511628211ull;
-  }
-  return Hash ^ Bytes.size();
-}
 
 std::string directoryOf(const std::string &Path) {
   const auto Slash = Path.rfind('/');
@@ -56,33 +49,6 @@ std::string findTool() {
       return Candidate;
   }
   return {};
-}
-
-bool readFile(const std::string &Path, std::string &Text) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return false;
-  std::ostringstream Buffer;
-  Buffer << In.rdbuf();
-  Text = Buffer.str();
-  return true;
-}
-
-bool writeFileAtomically(const std::string &Path, const std::string &Text) {
-  const std::string Temporary = Path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream Out(Temporary, std::ios::binary);
-    if (!Out.write(Text.data(), static_cast<std::streamsize>(Text.size())))
-      return false;
-  }
-  return std::rename(Temporary.c_str(), Path.c_str()) == 0;
-}
-
-void makeDirectories(const std::string &Path) {
-  for (std::size_t Slash = Path.find('/', 1); Slash != std::string::npos;
-       Slash = Path.find('/', Slash + 1))
-    mkdir(Path.substr(0, Slash).c_str(), 0755);
-  mkdir(Path.c_str(), 0755);
 }
 
 // Runs the tool with LD_PRELOAD removed (the tool must not load libsplit) and stderr kept in a
@@ -230,7 +196,7 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
     std::strcpy(Cwd, ".");
   // The key covers everything the output depends on: the tool itself, the options, the
   // sources, and the directory quoted #includes are searched from.
-  std::uint64_t Key = 14695981039346656037ull;
+  std::uint64_t Key = Fnv1aStart;
   Key = fnv1a(Key, Tool + ":" + std::to_string(ToolStat.st_size) + ":" +
                        std::to_string(ToolStat.st_mtime));
   Key = fnv1a(Key, BuildOptions);

@@ -13,6 +13,11 @@ Program::Program(std::shared_ptr<Context> Owner, cl_program OriginalReal,
   initHandle(*this, HandleMagic::Program);
 }
 
+Program::Program(std::shared_ptr<Context> Owner, cl_program OriginalReal, BinaryOrigin Origin)
+    : Program(std::move(Owner), OriginalReal, std::vector<std::string>{std::move(Origin.Source)}) {
+  FixedOptions = std::move(Origin.Options);
+}
+
 Program::~Program() {
   joinLaterBuild();
   for (auto It = ReleaseCallbacks.rbegin(); It != ReleaseCallbacks.rend(); ++It)
@@ -36,8 +41,24 @@ cl_int Program::build(const std::vector<cl_device_id> &RealDevices, const char *
   if (Result != CL_SUCCESS)
     return Result;
   joinLaterBuild(); // a rebuild replaces what an earlier build is still making
-  buildSplitVariant(Options ? Options : "");
+  const std::string Used = FixedOptions ? *FixedOptions : Options ? Options : "";
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    BuiltOptions = Used;
+  }
+  buildSplitVariant(Used);
   return CL_SUCCESS;
+}
+
+std::optional<BinaryOrigin> Program::origin() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Sources.empty() || !BuiltOptions)
+    return std::nullopt;
+  BinaryOrigin Origin;
+  for (const std::string &S : Sources)
+    Origin.Source += S;
+  Origin.Options = *BuiltOptions;
+  return Origin;
 }
 
 namespace {
@@ -135,7 +156,8 @@ void Program::buildSplitVariant(const std::string &Options) {
   if (Devices.size() < 2)
     return unavailable("fewer than two devices to split across");
   if (Sources.empty())
-    return unavailable("the program was not created from source");
+    return unavailable("the program was not created from source (a binary libsplit did not "
+                       "record, IL, or clCompileProgram/clLinkProgram)");
   CompiledProgram Result = compileForSplitting(Sources, Options);
   if (!Result.Ok) {
     RT.log().warn("program's kernels run unsplit: ", Result.Error);

@@ -4,6 +4,7 @@
 // split device's real context, whose kernels run the slices of split launches.
 #pragma once
 
+#include "binary_origins.hpp"
 #include "context.hpp"
 #include "handles.hpp"
 #include "kernel_compiler.hpp"
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -22,6 +24,9 @@ class Program : public _cl_program, public RefCounted<Program> {
 public:
   Program(std::shared_ptr<Context> Owner, cl_program OriginalReal,
           std::vector<std::string> Sources);
+  // A program the app created from a binary that libsplit recorded (binary_origins.hpp): its
+  // kernels split like those of Origin's source built with Origin's options.
+  Program(std::shared_ptr<Context> Owner, cl_program OriginalReal, BinaryOrigin Origin);
   ~Program();
 
   Context &context() const { return *Owner; }
@@ -41,6 +46,8 @@ public:
   const CompiledKernel *splitKernel(const std::string &Name, std::string &Why) const;
   // Identifies the program's source across runs (empty when it has no partition-ready variant).
   std::string sourceKey() const;
+  // The source and options of the last successful build, when the program has a source.
+  std::optional<BinaryOrigin> origin() const;
 
   std::atomic<int> KernelCount{0};
   void addReleaseCallback(void(CL_CALLBACK *Fn)(cl_program, void *), void *UserData);
@@ -59,8 +66,12 @@ private:
   std::shared_ptr<Context> Owner;
   cl_program OriginalReal;
   std::vector<std::string> Sources;
+  // Options the partition-ready variant is built with whatever the app's build passes (a
+  // program from a recorded binary: those the binary was made with).
+  std::optional<std::string> FixedOptions;
   mutable std::mutex Mutex;
-  std::string SplitUnavailable; // why no kernel of this program splits, if none does
+  std::optional<std::string> BuiltOptions; // of the last successful build
+  std::string SplitUnavailable;            // why no kernel of this program splits, if none does
   CompiledProgram Compiled;
   std::map<cl_device_id, cl_program> SplitReal; // per split device (programs may be shared)
   std::vector<cl_program> Built;                // each real partition-ready program once

@@ -1,6 +1,8 @@
 // Programs: build failures (return code, build status, a non-empty log — never its text, which
 // names files and columns), program queries before and after building, invalid build options,
-// separate compilation and linking, and the argument checks of program and kernel creation.
+// separate compilation and linking, the argument checks of program and kernel creation, and a
+// program made again from the binary of a program built with options (an app that caches its
+// builds): its kernel computes what the options made.
 #include "api_test.hpp"
 
 using namespace api;
@@ -10,6 +12,13 @@ namespace {
 const char *GoodSource = R"CLC(
 __kernel void first(__global uint *out) { out[get_global_id(0)] = 1u; }
 __kernel void second(__global uint *out, uint v) { out[get_global_id(0)] = v; }
+)CLC";
+// SCALE comes from the build options; the binary carries it.
+const char *ScaledSource = R"CLC(
+#ifndef SCALE
+#define SCALE 1u
+#endif
+__kernel void scaled(__global uint *out) { out[get_global_id(0)] = SCALE * (uint)get_global_id(0); }
 )CLC";
 const char *SyntaxError = R"CLC(
 __kernel void broken(__global uint *out) { out[get_global_id(0)] = ; }
@@ -270,6 +279,50 @@ __kernel void linked(__global uint *out) {
     clReleaseProgram(P);
 }
 
+void fromSavedBinary(const Setup &S) {
+  cl_program Built = fromSource(S.Context, ScaledSource);
+  show("clBuildProgram(-DSCALE=7u)",
+       clBuildProgram(Built, 1, &S.Device, "-DSCALE=7u", nullptr, nullptr));
+  size_t Size = 0;
+  show("CL_PROGRAM_BINARY_SIZES",
+       clGetProgramInfo(Built, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size, nullptr));
+  std::vector<unsigned char> Binary(Size);
+  unsigned char *Target = Binary.data();
+  show("CL_PROGRAM_BINARIES",
+       clGetProgramInfo(Built, CL_PROGRAM_BINARIES, sizeof(Target), &Target, nullptr));
+  clReleaseProgram(Built);
+
+  const unsigned char *Bytes = Binary.data();
+  cl_int Status = 99, Error = CL_SUCCESS;
+  cl_program Program =
+      clCreateProgramWithBinary(S.Context, 1, &S.Device, &Size, &Bytes, &Status, &Error);
+  show("clCreateProgramWithBinary", Error);
+  show("binary status", Status);
+  // Options given again, or none, do not change what the binary computes.
+  show("clBuildProgram(binary, no options)",
+       clBuildProgram(Program, 1, &S.Device, nullptr, nullptr, nullptr));
+  cl_kernel Kernel = clCreateKernel(Program, "scaled", &Error);
+  show("clCreateKernel(scaled)", Error);
+  const size_t Items = 4096, Local = 64;
+  std::vector<cl_uint> Out(Items, 0);
+  cl_mem Buffer = clCreateBuffer(S.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                 Items * sizeof(cl_uint), Out.data(), &Error);
+  need(Error, "clCreateBuffer");
+  API_NEED(clSetKernelArg(Kernel, 0, sizeof(Buffer), &Buffer));
+  show("clEnqueueNDRangeKernel(scaled)",
+       clEnqueueNDRangeKernel(S.Queue, Kernel, 1, nullptr, &Items, &Local, 0, nullptr, nullptr));
+  show("clEnqueueReadBuffer",
+       clEnqueueReadBuffer(S.Queue, Buffer, CL_TRUE, 0, Items * sizeof(cl_uint), Out.data(), 0,
+                           nullptr, nullptr));
+  bool AsBuilt = true;
+  for (size_t I = 0; I < Items; ++I)
+    AsBuilt = AsBuilt && Out[I] == 7u * static_cast<cl_uint>(I);
+  say("kernel from the binary computes SCALE 7 everywhere: %s", yesNo(AsBuilt));
+  clReleaseMemObject(Buffer);
+  clReleaseKernel(Kernel);
+  clReleaseProgram(Program);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -282,6 +335,8 @@ int main(int Argc, char **Argv) {
   creationChecks(S);
   say("== separate compilation and linking");
   compileAndLink(S);
+  say("== a program from a saved binary");
+  fromSavedBinary(S);
   tearDown(S);
   say("done");
   return 0;

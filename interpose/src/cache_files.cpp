@@ -1,0 +1,47 @@
+#include "cache_files.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace libsplit {
+
+std::uint64_t fnv1a(std::uint64_t Hash, std::string_view Bytes) {
+  for (unsigned char C : Bytes) {
+    Hash ^= C;
+    Hash *= 1099511628211ull;
+  }
+  return Hash ^ Bytes.size();
+}
+
+bool readFile(const std::string &Path, std::string &Text) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return false;
+  std::ostringstream Buffer;
+  Buffer << In.rdbuf();
+  Text = Buffer.str();
+  return true;
+}
+
+bool writeFileAtomically(const std::string &Path, const std::string &Text) {
+  const std::string Temporary = Path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream Out(Temporary, std::ios::binary);
+    if (!Out.write(Text.data(), static_cast<std::streamsize>(Text.size())))
+      return false;
+  }
+  return std::rename(Temporary.c_str(), Path.c_str()) == 0;
+}
+
+void makeDirectories(const std::string &Path) {
+  for (std::size_t Slash = Path.find('/', 1); Slash != std::string::npos;
+       Slash = Path.find('/', Slash + 1))
+    mkdir(Path.substr(0, Slash).c_str(), 0755);
+  mkdir(Path.c_str(), 0755);
+}
+
+} // namespace libsplit
