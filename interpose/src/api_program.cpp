@@ -186,7 +186,9 @@ LIBSPLIT_API cl_program CL_API_CALL clLinkProgram(cl_context ContextHandle, cl_u
   Context *C = asContext(ContextHandle);
   LIBSPLIT_CHECK_RET(!C, CL_INVALID_CONTEXT, ErrorRet);
   LIBSPLIT_CHECK_RET((NumDevices == 0) != (DeviceList == nullptr), CL_INVALID_VALUE, ErrorRet);
-  LIBSPLIT_CHECK_RET(NumInputs == 0 || !Inputs, CL_INVALID_VALUE, ErrorRet);
+  // No input at all goes to the real call (it reads no array), for its own code: PoCL answers
+  // CL_INVALID_VALUE, NVIDIA CL_LINK_PROGRAM_FAILURE.
+  LIBSPLIT_CHECK_RET(NumInputs > 0 && !Inputs, CL_INVALID_VALUE, ErrorRet);
   std::vector<cl_device_id> Real;
   LIBSPLIT_CHECK_RET(!realDevices(*C, NumDevices, DeviceList, Real), CL_INVALID_DEVICE, ErrorRet);
   std::vector<cl_program> RealInputs;
