@@ -6,6 +6,7 @@
 #include "buffer.hpp"
 #include "handles.hpp"
 #include "program.hpp"
+#include "whole_placement.hpp"
 
 #include <atomic>
 #include <map>
@@ -52,7 +53,11 @@ public:
   // Why this kernel cannot split (empty if it can) and its split facts.
   const CompiledKernel *splitFacts(std::string &Why) const { return Owner->splitKernel(Name, Why); }
 
+  // Where its launches that cannot split run; shared with the launches still completing.
+  const std::shared_ptr<WholePlacement> &wholePlacement() const { return Placement; }
+
 private:
+  std::shared_ptr<WholePlacement> Placement = std::make_shared<WholePlacement>();
   std::shared_ptr<Program> Owner;
   std::string Name;
   cl_kernel Validation;

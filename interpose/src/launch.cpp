@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -185,11 +186,37 @@ LaunchRecord recordOf(const Kernel &K, const LaunchRequest &R) {
   return Rec;
 }
 
-// The whole launch on one device, with the app's own NDRange (NULL local size included). With
-// Pipeline (an in-order queue), the kernel is left running and its wait handed to the queue
+// WholePlacement's key for a launch: the app's NDRange.
+std::string placementKey(const LaunchRequest &R) {
+  std::string Key;
+  for (cl_uint D = 0; D < R.WorkDim; ++D)
+    Key +=
+        std::to_string(R.Global[D]) + "/" + (R.LocalGiven ? std::to_string(R.Local[D]) : "-") + " ";
+  return Key;
+}
+
+// The partition-ready kernel's three arguments (after the app's AppArgs) for a slice that is
+// the whole NDRange along dimension 0. R's local size must be set.
+cl_int setWholeRange(cl_kernel Real, cl_uint AppArgs, const LaunchRequest &R) {
+  const RealApi &Api = runtime().real();
+  const cl_uint SplitDim = 0;
+  const cl_ulong NumGroups = R.Global[0] / R.Local[0];
+  const cl_ulong Origin = R.Offset[0];
+  cl_int Error = CL_SUCCESS;
+  if ((Error = Api.clSetKernelArg(Real, AppArgs, sizeof(SplitDim), &SplitDim)) ||
+      (Error = Api.clSetKernelArg(Real, AppArgs + 1, sizeof(NumGroups), &NumGroups)) ||
+      (Error = Api.clSetKernelArg(Real, AppArgs + 2, sizeof(Origin), &Origin)))
+    return Error;
+  return CL_SUCCESS;
+}
+
+// The whole launch on one device: the app's own kernel and NDRange (NULL local size included),
+// or, with Moved, the partition-ready kernel (on a device other than the app's) over the same
+// NDRange, R's local size set. Its kernel time goes to the kernel's WholePlacement under Key.
+// With Pipeline (an in-order queue), the kernel is left running and its wait handed to the queue
 // (FinishesLater), so that the app's next launch is queued on the device before this one ends.
 cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std::string &Reason,
-                Queue *Pipeline, bool Fail) {
+                Queue *Pipeline, bool Fail, bool Moved, const std::string &Key) {
   const auto Start = Clock::now();
   std::vector<std::pair<Buffer *, RangeSet>> Missing;
   std::uint64_t BytesIn = 0;
@@ -216,8 +243,10 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
                          if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
                            return E;
                        cl_int Error = CL_SUCCESS;
-                       cl_kernel Real = kernelWithArgs(K, Device, false, R.Args, Error);
+                       cl_kernel Real = kernelWithArgs(K, Device, Moved, R.Args, Error);
                        if (!Real)
+                         return Error;
+                       if (Moved && (Error = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS)
                          return Error;
                        KernelStart = Clock::now();
                        Error = runtime().real().clEnqueueNDRangeKernel(
@@ -246,13 +275,15 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
   D.BytesIn = BytesIn;
   // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
   auto Finish = [Running, Rec, D, Args = R.Args, Track = Device.Name, Name = K.name(), KernelStart,
-                 Fail]() mutable -> cl_int {
+                 Fail, Placement = K.wholePlacement(), Key,
+                 Index = Device.Index]() mutable -> cl_int {
     double KernelSeconds = 0.0;
     if (cl_int Error = awaitPipelined(Running, KernelStart, Track, Name, KernelSeconds);
         Error != CL_SUCCESS)
       return Error;
     if (Fail)
       return InjectedFailure;
+    Placement->observe(Key, Index, KernelSeconds);
     D.KernelSeconds = KernelSeconds;
     // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
     // before it on the device, which is not its own cost.
@@ -430,17 +461,57 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   std::string Why;
   const CompiledKernel *Facts = K.splitFacts(Why);
   std::vector<ExecDevice *> Devices = C.splitDevices();
-  auto whole = [&](const std::string &Reason) {
+  // Unsplit. Movable: the kernel itself cannot split (not a launch too small to), so another
+  // device may run it whole if measured faster (WholePlacement).
+  auto whole = [&](const std::string &Reason, bool Movable = false) {
     if (Devices.size() >= 2)
       RT.log().once("unsplit:" + K.name() + ":" + Reason, config::LogLevel::Info, "kernel ",
                     K.name(), " runs unsplit: ", Reason);
     K.noteLaunchLeftRunning(Q.canFinishLater());
-    return runWhole(K, Request, Q.exec(), Reason, Q.canFinishLater() ? &Q : nullptr, Fail);
+    Queue *Pipeline = Q.canFinishLater() ? &Q : nullptr;
+    ExecDevice &Home = Q.exec();
+    const std::string Key = placementKey(Request);
+    if (Movable) {
+      std::map<std::size_t, std::pair<ExecDevice *, LaunchRequest>> Ready;
+      std::vector<std::size_t> Candidates;
+      for (ExecDevice *D : Devices) {
+        // Never a CPU beside an app's GPU: see whole_placement.hpp.
+        if (D == &Home || ((Home.Type & CL_DEVICE_TYPE_GPU) && (D->Type & CL_DEVICE_TYPE_CPU)))
+          continue;
+        LaunchRequest There = Request;
+        if (!There.LocalGiven) {
+          There.Local = chooseLocalSize(There, {D});
+          There.LocalGiven = true;
+        }
+        std::string Unable;
+        if (!canRun(K, *D, There, Unable))
+          continue;
+        Candidates.push_back(D->Index);
+        Ready.emplace(D->Index, std::make_pair(D, std::move(There)));
+      }
+      bool Settled = true;
+      const std::size_t Chosen = K.wholePlacement()->choose(Key, Home.Index, Candidates, Settled);
+      if (!Settled)
+        Pipeline = nullptr;
+      if (auto It = Ready.find(Chosen); It != Ready.end()) {
+        ExecDevice &There = *It->second.first;
+        RT.log().once("whole:" + K.name() + ":" + Key + ":" + There.Name, config::LogLevel::Info,
+                      "kernel ", K.name(), " runs whole on ", There.Name,
+                      " (measured once, or faster than the app's device)");
+        const cl_int Result =
+            runWhole(K, It->second.second, There, Reason, Pipeline, Fail, true, Key);
+        if (Result == CL_SUCCESS || Result == FinishesLater || Fail)
+          return Result;
+        // That device cannot run it after all: never again, and this launch runs at home.
+        K.wholePlacement()->observe(Key, Chosen, std::numeric_limits<double>::infinity());
+      }
+    }
+    return runWhole(K, Request, Home, Reason, Pipeline, Fail, false, Key);
   };
   if (Devices.size() < 2)
     return whole("fewer than two devices");
   if (!Facts)
-    return whole(Why);
+    return whole(Why, true);
 
   LaunchRequest R = Request;
   if (!R.LocalGiven) {
@@ -459,11 +530,11 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   }
   Devices.swap(Able);
   if (Devices.size() < 2)
-    return whole("fewer than two devices can run its work-groups");
+    return whole("fewer than two devices can run its work-groups", true);
 
   const bool Regions = hasRegions(*Facts, R);
   if (std::string Obstacle = atomicsObstacle(*Facts, R, Regions); !Obstacle.empty())
-    return whole(Obstacle);
+    return whole(Obstacle, true);
   const analysis::NDRange Range = ndrangeOf(R);
   const analysis::LaunchArgs Scalars = scalarsOf(R);
 

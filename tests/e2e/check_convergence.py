@@ -15,6 +15,9 @@
         The devices of a held split run at the same time: over the last LAST launches of a held
         split on two or more devices, the median of makespan / (sum of the devices' kernel
         times) is at most RATIO (1.0 when they run one after the other).
+
+    check_convergence.py whole-on TRACE NAME [LAST=4]
+        The last LAST launches ran unsplit, whole on the device whose name contains NAME.
 """
 import json
 import statistics
@@ -82,4 +85,12 @@ if mode == "overlap":
           f"(at most {ratio_limit})")
     sys.exit(0 if median <= ratio_limit else 1)
 
-sys.exit(f"unknown mode {mode}: split, not-slower or overlap")
+if mode == "whole-on":
+    name = sys.argv[3]
+    last = int(sys.argv[4]) if len(sys.argv) > 4 else 4
+    tail = records[-last:]
+    where = [r["devices"][0]["name"] if len(r["devices"]) == 1 else "split" for r in tail]
+    print(f"last {last} launches ran on: {', '.join(short(w) for w in where)} (want {name})")
+    sys.exit(0 if len(tail) == last and all(name in w for w in where) else 1)
+
+sys.exit(f"unknown mode {mode}: split, not-slower, overlap or whole-on")
