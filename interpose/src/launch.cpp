@@ -474,10 +474,15 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     if (Movable) {
       std::map<std::size_t, std::pair<ExecDevice *, LaunchRequest>> Ready;
       std::vector<std::size_t> Candidates;
+      bool Building = false; // a candidate's partition-ready program is still being built
       for (ExecDevice *D : Devices) {
         // Never a CPU beside an app's GPU: see whole_placement.hpp.
         if (D == &Home || ((Home.Type & CL_DEVICE_TYPE_GPU) && (D->Type & CL_DEVICE_TYPE_CPU)))
           continue;
+        if (K.program().splitBuildPending(*D)) {
+          Building = true;
+          continue;
+        }
         LaunchRequest There = Request;
         if (!There.LocalGiven) {
           There.Local = chooseLocalSize(There, {D});
@@ -491,7 +496,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       }
       bool Settled = true;
       const std::size_t Chosen = K.wholePlacement()->choose(Key, Home.Index, Candidates, Settled);
-      if (!Settled)
+      // Unsettled, or a device still to come: launches are not queued ahead of the choice (an
+      // app on the H200 machine's CPU queued all its launches before the H200's build ended).
+      if (!Settled || Building)
         Pipeline = nullptr;
       if (auto It = Ready.find(Chosen); It != Ready.end()) {
         ExecDevice &There = *It->second.first;
