@@ -157,6 +157,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
       continue;
     }
     Exec->Worker = std::make_unique<DeviceWorker>();
+    Exec->KernelEnqueueLock = &RT.kernelEnqueueLock(W.Real);
     this->Exec.push_back(std::move(Exec));
   }
   // Two H200s, or two sub-devices, have one name: the trace, the timeline's tracks and the
@@ -249,17 +250,27 @@ void Context::addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void
   DestructorCallbacks.emplace_back(Callback, UserData);
 }
 
-void learnKernelEnqueue(ExecDevice &Device, cl_event Queued) {
-  if (Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) >= 0)
-    return;
+cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
+                         const size_t *Offset, const size_t *Global, const size_t *Local,
+                         cl_event *Done) {
+  const RealApi &Real = runtime().real();
+  cl_int Error = CL_SUCCESS;
+  {
+    std::lock_guard<std::mutex> Lock(*Device.KernelEnqueueLock);
+    Error = Real.clEnqueueNDRangeKernel(Device.RealQueue, Kernel, WorkDim, Offset, Global, Local, 0,
+                                        nullptr, Done);
+  }
+  if (Error != CL_SUCCESS || Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) >= 0)
+    return Error;
   cl_int Status = CL_QUEUED;
-  if (runtime().real().clGetEventInfo(Queued, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status),
-                                      &Status, nullptr) != CL_SUCCESS)
-    return;
+  if (Real.clGetEventInfo(*Done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
+                          nullptr) != CL_SUCCESS)
+    return Error;
   if (Status > CL_COMPLETE)
     Device.KernelRunsInEnqueue.store(0, std::memory_order_relaxed);
   else if (++Device.CompleteWhenQueued >= 3)
     Device.KernelRunsInEnqueue.store(1, std::memory_order_relaxed);
+  return Error;
 }
 
 namespace {

@@ -36,11 +36,15 @@ struct ExecDevice {
   // (learnKernelEnqueue); read by any thread.
   std::atomic<int> KernelRunsInEnqueue{-1};
   int CompleteWhenQueued = 0; // kernels seen complete as their enqueue returned; jobs only
+  std::mutex *KernelEnqueueLock = nullptr; // Runtime::kernelEnqueueLock of Real
 };
 
-// Records whether Queued, a kernel the device's job has just enqueued, already ran: three in a
-// row make the device one whose enqueue runs the kernel, any other answer one whose doesn't.
-void learnKernelEnqueue(ExecDevice &Device, cl_event Queued);
+// The real clEnqueueNDRangeKernel of a device's job (no wait list), under the device's
+// kernelEnqueueLock; learns from Done whether the device's enqueue runs the kernel: three kernels
+// in a row complete when it returns make it one, any other answer one whose does not.
+cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
+                         const size_t *Offset, const size_t *Global, const size_t *Local,
+                         cl_event *Done);
 
 // Where a host write goes at the call (LIBSPLIT_UPLOAD).
 struct HostUpload {

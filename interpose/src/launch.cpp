@@ -157,12 +157,10 @@ cl_int runKernel(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R,
                  const std::array<size_t, 3> &Offset, const std::array<size_t, 3> &Global,
                  bool UseLocal, double &Seconds) {
   cl_event Done = nullptr;
-  const cl_int Error = runtime().real().clEnqueueNDRangeKernel(
-      Device.RealQueue, Real, R.WorkDim, Offset.data(), Global.data(),
-      UseLocal ? R.Local.data() : nullptr, 0, nullptr, &Done);
+  const cl_int Error = enqueueRealKernel(Device, Real, R.WorkDim, Offset.data(), Global.data(),
+                                         UseLocal ? R.Local.data() : nullptr, &Done);
   if (Error != CL_SUCCESS)
     return Error;
-  learnKernelEnqueue(Device, Done);
   return awaitKernel(Done, Seconds);
 }
 
@@ -237,25 +235,21 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
       return Error;
   cl_event Running = nullptr;
   auto KernelStart = Clock::now();
-  const cl_int Result =
-      runOnDevices({{&Device, [&]() -> cl_int {
-                       for (auto &[B, Ranges] : Missing)
-                         if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
-                           return E;
-                       cl_int Error = CL_SUCCESS;
-                       cl_kernel Real = kernelWithArgs(K, Device, Moved, R.Args, Error);
-                       if (!Real)
-                         return Error;
-                       if (Moved && (Error = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS)
-                         return Error;
-                       KernelStart = Clock::now();
-                       Error = runtime().real().clEnqueueNDRangeKernel(
-                           Device.RealQueue, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
-                           R.LocalGiven ? R.Local.data() : nullptr, 0, nullptr, &Running);
-                       if (Error == CL_SUCCESS)
-                         learnKernelEnqueue(Device, Running);
-                       return Error;
-                     }}});
+  const cl_int Result = runOnDevices(
+      {{&Device, [&]() -> cl_int {
+          for (auto &[B, Ranges] : Missing)
+            if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
+              return E;
+          cl_int Error = CL_SUCCESS;
+          cl_kernel Real = kernelWithArgs(K, Device, Moved, R.Args, Error);
+          if (!Real)
+            return Error;
+          if (Moved && (Error = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS)
+            return Error;
+          KernelStart = Clock::now();
+          return enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
+                                   R.LocalGiven ? R.Local.data() : nullptr, &Running);
+        }}});
   for (auto &[B, Ranges] : Missing)
     B->markValidOn(Device.Index, Ranges);
   if (Result != CL_SUCCESS)
@@ -764,12 +758,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
            const auto KernelStart = Clock::now();
            if (Pipelined) {
              KernelStarts[I] = KernelStart;
-             Error =
-                 Api.clEnqueueNDRangeKernel(Device.RealQueue, Real, R.WorkDim, Offset.data(),
-                                            Global.data(), R.Local.data(), 0, nullptr, &Running[I]);
-             if (Error == CL_SUCCESS)
-               learnKernelEnqueue(Device, Running[I]);
-             return Error;
+             return enqueueRealKernel(Device, Real, R.WorkDim, Offset.data(), Global.data(),
+                                      R.Local.data(), &Running[I]);
            }
            Error = runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
            runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());

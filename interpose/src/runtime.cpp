@@ -174,6 +174,11 @@ Platform *Runtime::findPlatform(cl_platform_id RealId) const {
   return nullptr;
 }
 
+std::mutex &Runtime::kernelEnqueueLock(cl_device_id RealDevice) {
+  std::lock_guard<std::mutex> Lock(EnqueueLocksMutex);
+  return EnqueueLocks[RealDevice];
+}
+
 Device *Runtime::findRootDevice(cl_device_id RealId) const {
   for (const auto &D : RootDevices)
     if (D->real() == RealId)

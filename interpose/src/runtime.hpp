@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -56,6 +57,11 @@ public:
   void removeLiveMem(const void *Mem);
   bool isLiveMem(const void *Mem);
 
+  // Held around each real kernel enqueue on RealDevice, whichever of libsplit's contexts it
+  // comes from: PoCL 3.1's basic device runs the kernel inside the call, and two threads doing
+  // so at once abort it (pocl_release_dlhandle_cache; api.two_contexts, about 1 run in 100).
+  std::mutex &kernelEnqueueLock(cl_device_id RealDevice);
+
   // Counts a kernel launch that starts running; true for the one LIBSPLIT_FAIL_LAUNCH names.
   bool failThisLaunch() {
     return Settings.FailLaunch != 0 && LaunchesRun.fetch_add(1) + 1 == Settings.FailLaunch;
@@ -86,6 +92,8 @@ private:
   std::mutex BackgroundMutex;
   std::condition_variable BackgroundIdle;
   unsigned Background = 0;
+  std::mutex EnqueueLocksMutex;
+  std::map<cl_device_id, std::mutex> EnqueueLocks; // nodes never move: references stay valid
   std::mutex LiveMemMutex;
   std::unordered_set<const void *> LiveMem;
   std::unique_ptr<LaunchBalancer> Balance;
