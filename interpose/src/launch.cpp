@@ -465,13 +465,17 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     Queue *Pipeline = Q.canFinishLater() ? &Q : nullptr;
     ExecDevice &Home = Q.exec();
     const std::string Key = placementKey(Request);
-    if (Movable) {
+    const std::optional<std::size_t> Final =
+        Movable ? K.wholePlacement()->settled(Key) : std::nullopt;
+    if (Movable && Final != Home.Index) {
       std::map<std::size_t, std::pair<ExecDevice *, LaunchRequest>> Ready;
       std::vector<std::size_t> Candidates;
       bool Building = false; // a candidate's partition-ready program is still being built
       for (ExecDevice *D : Devices) {
-        // Never a CPU beside an app's GPU: see whole_placement.hpp.
-        if (D == &Home || ((Home.Type & CL_DEVICE_TYPE_GPU) && (D->Type & CL_DEVICE_TYPE_CPU)))
+        // Never a CPU beside an app's GPU: see whole_placement.hpp. Once settled, only the
+        // device chosen.
+        if (D == &Home || ((Home.Type & CL_DEVICE_TYPE_GPU) && (D->Type & CL_DEVICE_TYPE_CPU)) ||
+            (Final && D->Index != *Final))
           continue;
         if (K.program().splitBuildPending(*D)) {
           Building = true;
@@ -489,7 +493,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
         Ready.emplace(D->Index, std::make_pair(D, std::move(There)));
       }
       bool Settled = true;
-      const std::size_t Chosen = K.wholePlacement()->choose(Key, Home.Index, Candidates, Settled);
+      const std::size_t Chosen =
+          K.wholePlacement()->choose(Key, Home.Index, Candidates, Building, Settled);
       // Unsettled, or a device still to come: launches are not queued ahead of the choice (an
       // app on the H200 machine's CPU queued all its launches before the H200's build ended).
       if (!Settled || Building)

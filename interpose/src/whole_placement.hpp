@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,11 @@ public:
   // The device (an index of the context's execution devices) for the next launch of Key.
   // Settled is false while that launch's time is still needed for the choice: the caller then
   // waits for its kernel (the next choice sees its time) rather than queueing launches ahead.
+  // MoreLater: a device may become a candidate later (its program is being built).
   std::size_t choose(const std::string &Key, std::size_t AppDevice,
-                     const std::vector<std::size_t> &Candidates, bool &Settled);
+                     const std::vector<std::size_t> &Candidates, bool MoreLater, bool &Settled);
+  // The settled choice for Key, if there is one: the caller need not gather candidates again.
+  std::optional<std::size_t> settled(const std::string &Key);
   void observe(const std::string &Key, std::size_t Device, double KernelSeconds);
 
 private:
@@ -46,6 +50,7 @@ private:
   struct KeyState {
     std::map<std::size_t, Times> Measured;
     std::map<std::size_t, bool> Probing; // chosen once, not observed yet
+    std::optional<std::size_t> Final;    // the choice, once settled
   };
   std::mutex Mutex;
   std::map<std::string, KeyState> Keys;

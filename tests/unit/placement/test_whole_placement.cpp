@@ -14,7 +14,7 @@ constexpr std::size_t Home = 0, Other = 1, Third = 2;
 std::size_t launch(WholePlacement &P, const std::vector<std::size_t> &Candidates,
                    const std::vector<double> &Seconds, bool *SettledOut = nullptr) {
   bool Settled = false;
-  const std::size_t Chosen = P.choose("k", Home, Candidates, Settled);
+  const std::size_t Chosen = P.choose("k", Home, Candidates, false, Settled);
   if (SettledOut)
     *SettledOut = Settled;
   P.observe("k", Chosen, Seconds[Chosen]);
@@ -26,7 +26,7 @@ std::size_t launch(WholePlacement &P, const std::vector<std::size_t> &Candidates
 TEST_CASE("no candidate: the app's device, settled at once") {
   WholePlacement P;
   bool Settled = false;
-  CHECK(P.choose("k", Home, {}, Settled) == Home);
+  CHECK(P.choose("k", Home, {}, false, Settled) == Home);
   CHECK(Settled);
 }
 
@@ -69,11 +69,11 @@ TEST_CASE("while a probe's time is outstanding, launches stay home and are not s
   bool Settled = true;
   launch(P, {Other}, {1.0, 0.5});
   launch(P, {Other}, {1.0, 0.5});
-  CHECK(P.choose("k", Home, {Other}, Settled) == Other); // the probe, not observed yet
-  CHECK(P.choose("k", Home, {Other}, Settled) == Home);
+  CHECK(P.choose("k", Home, {Other}, false, Settled) == Other); // the probe, not observed yet
+  CHECK(P.choose("k", Home, {Other}, false, Settled) == Home);
   CHECK_FALSE(Settled);
   P.observe("k", Other, 0.5);
-  CHECK(P.choose("k", Home, {Other}, Settled) == Other); // its second probe
+  CHECK(P.choose("k", Home, {Other}, false, Settled) == Other); // its second probe
 }
 
 TEST_CASE("a device that failed (infinite time) is never chosen; the fastest of several wins") {
@@ -100,6 +100,22 @@ TEST_CASE("keys are separate") {
   for (int I = 0; I < 6; ++I)
     launch(P, {Other}, {1.0, 0.1});
   bool Settled = true;
-  CHECK(P.choose("another NDRange", Home, {Other}, Settled) == Home);
+  CHECK(P.choose("another NDRange", Home, {Other}, false, Settled) == Home);
   CHECK_FALSE(Settled);
+}
+
+TEST_CASE("settled: the choice is kept; a device still to come keeps it open") {
+  WholePlacement P;
+  bool Settled = true;
+  CHECK(P.choose("k", Home, {}, true, Settled) == Home);
+  CHECK_FALSE(Settled);
+  CHECK_FALSE(P.settled("k"));
+  for (int I = 0; I < 4; ++I)
+    launch(P, {Other}, {1.0, 0.5});
+  CHECK(launch(P, {Other}, {1.0, 0.5}, &Settled) == Other);
+  CHECK(Settled);
+  CHECK(P.settled("k") == Other);
+  P.observe("k", Other, std::numeric_limits<double>::infinity()); // it failed after all
+  CHECK_FALSE(P.settled("k"));
+  CHECK(launch(P, {Other}, {1.0, 0.5}) == Home);
 }
