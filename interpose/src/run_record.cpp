@@ -144,7 +144,11 @@ std::string RunRecorder::summary() const {
         static_cast<double>(K.Bytes) / (1024.0 * 1024.0));
     Out << Line;
     if (K.SplitLaunches == 0) {
-      Out << "unsplit: " << (K.Unsplit.empty() ? "?" : K.Unsplit) << "\n";
+      // Where it ran last: a kernel that cannot split moves to the device measured fastest.
+      Out << "unsplit";
+      if (K.Devices.size() == 1)
+        Out << ", last on D" << Index[K.Devices.front()];
+      Out << ": " << (K.Unsplit.empty() ? "?" : K.Unsplit) << "\n";
       continue;
     }
     for (std::size_t I = 0; I < K.Devices.size(); ++I) {
