@@ -461,7 +461,6 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     if (Devices.size() >= 2)
       RT.log().once("unsplit:" + K.name() + ":" + Reason, config::LogLevel::Info, "kernel ",
                     K.name(), " runs unsplit: ", Reason);
-    K.noteLaunchLeftRunning(Q.canFinishLater());
     Queue *Pipeline = Q.canFinishLater() ? &Q : nullptr;
     ExecDevice &Home = Q.exec();
     const std::string Key = placementKey(Request);
@@ -499,6 +498,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       // app on the H200 machine's CPU queued all its launches before the H200's build ended).
       if (!Settled || Building)
         Pipeline = nullptr;
+      K.noteLaunchLeftRunning(Pipeline != nullptr);
       if (auto It = Ready.find(Chosen); It != Ready.end()) {
         ExecDevice &There = *It->second.first;
         RT.log().once("whole:" + K.name() + ":" + Key + ":" + There.Name, config::LogLevel::Info,
@@ -512,6 +512,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
         K.wholePlacement()->observe(Key, Chosen, std::numeric_limits<double>::infinity());
       }
     }
+    K.noteLaunchLeftRunning(Pipeline != nullptr);
     return runWhole(K, Request, Home, Reason, Pipeline, Fail, false, Key);
   };
   if (Devices.size() < 2)
