@@ -210,7 +210,8 @@ cl_int setWholeRange(cl_kernel Real, cl_uint AppArgs, const LaunchRequest &R) {
 
 // The whole launch on one device: the app's own kernel and NDRange (NULL local size included),
 // or, with Moved, the partition-ready kernel (on a device other than the app's) over the same
-// NDRange, R's local size set. Its kernel time goes to the kernel's WholePlacement under Key.
+// NDRange, R's local size set. Its kernel time goes to the kernel's WholePlacement under Key
+// (none when empty).
 // With Pipeline (an in-order queue), the kernel is left running and its wait handed to the queue
 // (FinishesLater), so that the app's next launch is queued on the device before this one ends.
 cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std::string &Reason,
@@ -277,7 +278,8 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
       return Error;
     if (Fail)
       return InjectedFailure;
-    Placement->observe(Key, Index, KernelSeconds);
+    if (!Key.empty())
+      Placement->observe(Key, Index, KernelSeconds);
     D.KernelSeconds = KernelSeconds;
     // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
     // before it on the device, which is not its own cost.
@@ -463,7 +465,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
                     K.name(), " runs unsplit: ", Reason);
     Queue *Pipeline = Q.canFinishLater() ? &Q : nullptr;
     ExecDevice &Home = Q.exec();
-    const std::string Key = placementKey(Request);
+    // Only a movable kernel's launches are recorded (a key per NDRange: no entries for the rest).
+    const std::string Key = Movable ? placementKey(Request) : std::string();
     const std::optional<std::size_t> Final =
         Movable ? K.wholePlacement()->settled(Key) : std::nullopt;
     if (Movable && Final != Home.Index) {
