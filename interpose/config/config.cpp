@@ -233,6 +233,13 @@ template <> std::string formatKind<ControlKind::Upload>(const UploadMode &Value)
   return formatEnum(Value, UploadNames);
 }
 
+template <> std::string parseKind<ControlKind::Split>(std::string_view Text, SplitPolicy &Out) {
+  return parseEnum(Text, SplitPolicyNames, Out);
+}
+template <> std::string formatKind<ControlKind::Split>(const SplitPolicy &Value) {
+  return formatEnum(Value, SplitPolicyNames);
+}
+
 // "(...)" in the Default column describes a default instead of being one.
 bool isDescribedDefault(std::string_view Default) { return startsWith(Default, "("); }
 

@@ -32,6 +32,11 @@ inline constexpr std::array<std::string_view, 3> DeferNames = {"mprotect", "copy
 enum class UploadMode { Auto, AtWrite, AtLaunch };
 inline constexpr std::array<std::string_view, 3> UploadNames = {"auto", "at-write", "at-launch"};
 
+// Whether a launch that can split does: auto = the planner's split guard decides from measured
+// costs (LIBSPLIT_BALANCER=uniform or static: always); always = every launch that can.
+enum class SplitPolicy { Auto, Always };
+inline constexpr std::array<std::string_view, 2> SplitPolicyNames = {"auto", "always"};
+
 // The split of a launch the adaptive balancers have not measured yet.
 enum class FirstSplitMode { ByType, Uniform };
 inline constexpr std::array<std::string_view, 2> FirstSplitNames = {"by-type", "uniform"};
@@ -87,6 +92,7 @@ enum class ControlKind {
   Defer,      // DeferMode
   FirstSplit, // FirstSplitMode
   Upload,     // UploadMode
+  Split,      // SplitPolicy
 };
 
 template <ControlKind Kind> struct ControlTraits;
@@ -103,6 +109,7 @@ template <> struct ControlTraits<ControlKind::Tuning> { using Type = TuningMode;
 template <> struct ControlTraits<ControlKind::Defer> { using Type = DeferMode; };
 template <> struct ControlTraits<ControlKind::FirstSplit> { using Type = FirstSplitMode; };
 template <> struct ControlTraits<ControlKind::Upload> { using Type = UploadMode; };
+template <> struct ControlTraits<ControlKind::Split> { using Type = SplitPolicy; };
 template <ControlKind Kind> using ControlType = typename ControlTraits<Kind>::Type;
 
 enum class ControlId : unsigned {

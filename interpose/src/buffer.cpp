@@ -114,6 +114,14 @@ bool Buffer::validOnHost(const RangeSet &Ranges) {
   return true;
 }
 
+RangeSet Buffer::missingOnHost(const RangeSet &Wanted) {
+  if (Parent)
+    return root().missingOnHost(Wanted);
+  RangeSet Missing = Wanted;
+  Missing.subtract(HostValid);
+  return Missing;
+}
+
 cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
   if (Parent)
     return root().fetchToHost(Wanted);

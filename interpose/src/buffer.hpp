@@ -70,6 +70,8 @@ public:
   void wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOnHost(const RangeSet &Ranges);
   bool validOnHost(const RangeSet &Ranges);
+  // The part of Wanted the host lacks (only a device holds its newest data).
+  RangeSet missingOnHost(const RangeSet &Wanted);
   // Nobody (host or kernel) has written the buffer yet: its contents are undefined, so a device
   // may start from whatever its copy holds instead of receiving the host's zeros.
   bool neverWritten() { return !root().EverWritten; }

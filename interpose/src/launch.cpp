@@ -184,6 +184,13 @@ LaunchRecord recordOf(const Kernel &K, const LaunchRequest &R) {
   return Rec;
 }
 
+// A launch the split guard decided: what it cost goes back to the guard once measured.
+struct GuardNote {
+  std::string Kernel; // the guard's key
+  planner::Ticket Launch;
+  double Work = 0.0; // work-items of the whole NDRange
+};
+
 // WholePlacement's key for a launch: the app's NDRange.
 std::string placementKey(const LaunchRequest &R) {
   std::string Key;
@@ -214,8 +221,10 @@ cl_int setWholeRange(cl_kernel Real, cl_uint AppArgs, const LaunchRequest &R) {
 // (none when empty).
 // With Pipeline (an in-order queue), the kernel is left running and its wait handed to the queue
 // (FinishesLater), so that the app's next launch is queued on the device before this one ends.
+// Note, when given: the split guard hears what the launch cost, host preparation to kernel end.
 cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std::string &Reason,
-                Queue *Pipeline, bool Fail, bool Moved, const std::string &Key) {
+                Queue *Pipeline, bool Fail, bool Moved, const std::string &Key,
+                const std::optional<GuardNote> &Note = std::nullopt) {
   const auto Start = Clock::now();
   std::vector<std::pair<Buffer *, RangeSet>> Missing;
   std::uint64_t BytesIn = 0;
@@ -270,7 +279,7 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
   D.BytesIn = BytesIn;
   // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
   auto Finish = [Running, Rec, D, Args = R.Args, Track = Device.Name, Name = K.name(), KernelStart,
-                 Fail, Placement = K.wholePlacement(), Key,
+                 Fail, Placement = K.wholePlacement(), Key, Note,
                  Index = Device.Index]() mutable -> cl_int {
     double KernelSeconds = 0.0;
     if (cl_int Error = awaitPipelined(Running, KernelStart, Track, Name, KernelSeconds);
@@ -284,6 +293,8 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
     // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
     // before it on the device, which is not its own cost.
     Rec.MakespanSeconds = D.TransferSeconds + KernelSeconds;
+    if (Note)
+      runtime().planner().observe(Note->Kernel, Note->Launch, Note->Work, Rec.MakespanSeconds);
     Rec.Devices.push_back(D);
     runtime().recorder().record(Rec);
     return CL_SUCCESS;
@@ -433,6 +444,33 @@ bool canRun(Kernel &K, ExecDevice &Device, const LaunchRequest &R, std::string &
   return true;
 }
 
+// What a split would move against running whole on Home (planner::PricedBytes): bytes a device
+// lacks, twice those that only another device holds (they come through the host), plus, for a
+// merged buffer, what each slice sends back.
+planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
+                                const std::vector<Slice> &Slices, ExecDevice &Home) {
+  auto cost = [](Buffer &Root, const RangeSet &Lacking) {
+    return static_cast<double>(Lacking.totalBytes() + Root.missingOnHost(Lacking).totalBytes());
+  };
+  std::vector<double> PerSlice(Slices.size(), 0.0);
+  planner::PricedBytes Bytes;
+  for (const auto &[Root, P] : Plans) {
+    if (Root->neverWritten() && !P.Merge)
+      continue; // undefined contents travel nowhere
+    RangeSet All;
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      PerSlice[I] += cost(*Root, Root->missingOn(Slices[I].Device->Index, P.Need[I]));
+      if (P.Merge)
+        PerSlice[I] += static_cast<double>(P.Write[I].totalBytes());
+      All.add(P.Need[I]);
+    }
+    Bytes.Whole += cost(*Root, Root->missingOn(Home.Index, All));
+  }
+  for (double B : PerSlice)
+    Bytes.Split = std::max(Bytes.Split, B);
+  return Bytes;
+}
+
 const char *purposeName(balancer::LaunchPurpose P) {
   switch (P) {
   case balancer::LaunchPurpose::Balance:
@@ -459,11 +497,14 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   std::vector<ExecDevice *> Devices = C.splitDevices();
   // Unsplit. Movable: the kernel itself cannot split (not a launch too small to), so another
   // device may run it whole if measured faster (WholePlacement).
-  auto whole = [&](const std::string &Reason, bool Movable = false) {
+  // Note: the split guard decided it (Settled false: the guard needs its cost before the next
+  // decision, so it is not left running).
+  auto whole = [&](const std::string &Reason, bool Movable = false,
+                   const std::optional<GuardNote> &Note = std::nullopt, bool Settled = true) {
     if (Devices.size() >= 2)
       RT.log().once("unsplit:" + K.name() + ":" + Reason, config::LogLevel::Info, "kernel ",
                     K.name(), " runs unsplit: ", Reason);
-    Queue *Pipeline = Q.canFinishLater() ? &Q : nullptr;
+    Queue *Pipeline = Q.canFinishLater() && Settled ? &Q : nullptr;
     ExecDevice &Home = Q.exec();
     // Only a movable kernel's launches are recorded (a key per NDRange: no entries for the rest).
     const std::string Key = Movable ? placementKey(Request) : std::string();
@@ -516,12 +557,38 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       }
     }
     K.noteLaunchLeftRunning(Pipeline != nullptr);
-    return runWhole(K, Request, Home, Reason, Pipeline, Fail, false, Key);
+    return runWhole(K, Request, Home, Reason, Pipeline, Fail, false, Key, Note);
   };
   if (Devices.size() < 2)
     return whole("fewer than two devices");
   if (!Facts)
     return whole(Why, true);
+
+  // The split guard (planner/): whether this kernel's launches split at all, from what splitting
+  // and running whole on the app's device cost it so far, at every NDRange size.
+  LaunchPlanner &Planner = RT.planner();
+  const std::string GuardKey = Planner.guarding() ? K.name() + "@" + K.program().sourceKey() + "#" +
+                                                        std::to_string(Q.exec().Index)
+                                                  : std::string();
+  double Work = 1.0;
+  for (cl_uint D = 0; D < Request.WorkDim; ++D)
+    Work *= static_cast<double>(Request.Global[D]);
+  std::optional<planner::Decision> Plan;
+  auto guardedWhole = [&](const planner::Decision &D) {
+    if (RT.log().enabled(config::DebugCategory::Split))
+      RT.log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": whole on ",
+                     Q.exec().Name, " (", D.Why, "; predicted split ",
+                     D.PredictedSplit ? std::to_string(*D.PredictedSplit * 1e3) + " ms" : "?",
+                     ", whole ",
+                     D.PredictedWhole ? std::to_string(*D.PredictedWhole * 1e3) + " ms" : "?", ")");
+    return whole("running it whole measured cheaper than splitting it (LIBSPLIT_SPLIT=auto)", false,
+                 GuardNote{GuardKey, D.Launch, Work}, D.Settled);
+  };
+  if (!GuardKey.empty() && !Planner.needsPrice(GuardKey)) {
+    Plan = Planner.decide(GuardKey, Work, std::nullopt);
+    if (Plan->Launch.Run == planner::Mode::Whole)
+      return guardedWhole(*Plan);
+  }
 
   LaunchRequest R = Request;
   if (!R.LocalGiven) {
@@ -612,7 +679,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
               std::to_string(S.EndGroup) + ")";
     RT.log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": ", Groups,
                    " work-groups of dimension ", Dim, (Regions ? "" : ", regions unknown"),
-                   (atomicsCombined(*Facts, R) ? ", atomics combined" : ""), ":", Text);
+                   (atomicsCombined(*Facts, R) ? ", atomics combined" : ""), ":", Text,
+                   Plan ? " (" + Plan->Why + ")" : std::string());
   }
 
   // Regions per root buffer and slice: from the summary where the compiler gave one, else the
@@ -682,6 +750,13 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     AnyDiffMerge |= P.Merge && P.Combine.empty();
     AnyCombine |= !P.Combine.empty();
   }
+  // A kernel's first launch: the guard weighs what the split would move against what running
+  // whole on the app's device would.
+  if (!GuardKey.empty() && !Plan) {
+    Plan = Planner.decide(GuardKey, Work, priceBytes(Plans, Slices, Q.exec()));
+    if (Plan->Launch.Run == planner::Mode::Whole)
+      return guardedWhole(*Plan);
+  }
 
   // Nothing to merge, and one slice or a split the balancer holds: the kernels are left running
   // and their wait handed to the queue, as for an unsplit launch, so that each device has the
@@ -691,8 +766,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   const std::optional<balancer::KeyTrace> BalancerState = RT.balancer().trace(Key);
   const bool Held = Proposal.Purpose == balancer::LaunchPurpose::Balance && BalancerState &&
                     BalancerState->Converged;
-  const bool Pipelined =
-      (Slices.size() == 1 || Held) && !AnyDiffMerge && !AnyCombine && Q.canFinishLater();
+  const bool Pipelined = (Slices.size() == 1 || Held) && !AnyDiffMerge && !AnyCombine &&
+                         Q.canFinishLater() && (!Plan || Plan->Settled);
   if (!Pipelined)
     Q.finishPending(); // earlier launches are measured, and traced, before this one
   std::vector<cl_event> Running(Slices.size(), nullptr);
@@ -824,9 +899,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   // 4. Tell the balancer, and the trace (later for a pipelined launch, once its kernels ran).
   //    The gather before the launch is charged to the devices in proportion to the bytes they
   //    received. Kernels: the kernel time of each slice of a pipelined launch.
-  auto report = [Slices, Devices, Proposal, GatherSeconds, Key, Dim, AnyDiffMerge, AnyCombine,
-                 Base = recordOf(K, Request)](double Makespan,
-                                              const std::vector<double> &Kernels) mutable {
+  std::optional<GuardNote> Note;
+  if (Plan)
+    Note = GuardNote{GuardKey, Plan->Launch, Work};
+  auto report = [Slices, Devices, Proposal, GatherSeconds, Key, Dim, AnyDiffMerge, AnyCombine, Note,
+                 SeparateHardware, Home = &Q.exec(), Groups, Base = recordOf(K, Request)](
+                    double Makespan, const std::vector<double> &Kernels) mutable {
     Runtime &RT = runtime();
     for (size_t I = 0; I < Kernels.size() && I < Slices.size(); ++I)
       Slices[I].KernelSeconds = Kernels[I];
@@ -851,6 +929,15 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       }
     }
     RT.balancer().observe(Key, Measured);
+    if (Note) {
+      RT.planner().observe(Note->Kernel, Note->Launch, Note->Work, Makespan);
+      // Devices that share no hardware: the app's device's slice tells its time alone.
+      for (const Slice &S : Slices)
+        if (SeparateHardware && S.Device == Home && S.EndGroup > S.FirstGroup)
+          RT.planner().observeInferredWhole(Note->Kernel, Note->Work,
+                                            S.KernelSeconds * static_cast<double>(Groups) /
+                                                static_cast<double>(S.EndGroup - S.FirstGroup));
+    }
 
     LaunchRecord Rec = Base;
     Rec.Split = true;

@@ -23,6 +23,7 @@ Runtime::Runtime()
     : Settings(config::readConfig([](const char *Name) { return std::getenv(Name); })),
       Logger(Settings.Log, Settings.Debug, Settings.LogFile),
       Balance(std::make_unique<LaunchBalancer>(Settings)),
+      Planner(std::make_unique<LaunchPlanner>(Settings)),
       Recorder(std::make_unique<RunRecorder>(Settings.Trace, Settings.Summary)),
       Spans(std::make_unique<Timeline>(Settings.Timeline)) {
   for (const std::string &Error : Settings.Errors)

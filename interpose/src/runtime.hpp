@@ -4,6 +4,7 @@
 
 #include "balancing.hpp"
 #include "deferred_writes.hpp"
+#include "planning.hpp"
 #include "platform.hpp"
 #include "real_api.hpp"
 #include "run_record.hpp"
@@ -46,6 +47,7 @@ public:
   const std::vector<cl_device_id> &splitDevices() const { return SplitDevices; }
 
   LaunchBalancer &balancer() { return *Balance; }
+  LaunchPlanner &planner() { return *Planner; }
   RunRecorder &recorder() { return *Recorder; }
   Timeline &timeline() { return *Spans; }
   // Pending deferred host writes (LIBSPLIT_DEFER=mprotect).
@@ -97,6 +99,7 @@ private:
   std::mutex LiveMemMutex;
   std::unordered_set<const void *> LiveMem;
   std::unique_ptr<LaunchBalancer> Balance;
+  std::unique_ptr<LaunchPlanner> Planner;
   std::unique_ptr<RunRecorder> Recorder;
   std::unique_ptr<Timeline> Spans;
   DeferredWrites Deferred;

@@ -89,7 +89,8 @@ if mode == "whole-on":
     name = sys.argv[3]
     last = int(sys.argv[4]) if len(sys.argv) > 4 else 4
     tail = records[-last:]
-    where = [r["devices"][0]["name"] if len(r["devices"]) == 1 else "split" for r in tail]
+    where = [r["devices"][0]["name"] if not r.get("split") and len(r["devices"]) == 1
+             else "split" for r in tail]
     print(f"last {last} launches ran on: {', '.join(short(w) for w in where)} (want {name})")
     sys.exit(0 if len(tail) == last and all(name in w for w in where) else 1)
 

@@ -69,6 +69,7 @@ TEST_CASE("unset controls take the table's defaults", "[config]") {
   CHECK(C.Defer == DeferMode::Mprotect);
   CHECK(C.FirstSplit == FirstSplitMode::ByType);
   CHECK(C.Upload == UploadMode::Auto);
+  CHECK(C.Split == SplitPolicy::Auto);
   CHECK(C.CacheDir == "/home/user/.cache/libsplit");
   CHECK(C.Cc.empty());
   CHECK(C.MinGroupsPerDevice == 1);
@@ -96,6 +97,7 @@ TEST_CASE("keyword controls list exactly the parser's names", "[config]") {
   CHECK(controlInfo(ControlId::Defer).Accepted == join(DeferNames));
   CHECK(controlInfo(ControlId::FirstSplit).Accepted == join(FirstSplitNames));
   CHECK(controlInfo(ControlId::Upload).Accepted == join(UploadNames));
+  CHECK(controlInfo(ControlId::Split).Accepted == join(SplitPolicyNames));
   CHECK(controlInfo(ControlId::Debug).Accepted == join(DebugCategoryNames) + ", all; comma list");
   for (const ControlInfo &Info : Controls) {
     INFO(Info.Name);
@@ -143,6 +145,7 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
       {"LIBSPLIT_FIRST_SPLIT", "By-Type", "by-type"},
       {"LIBSPLIT_UPLOAD", "at-write", "at-write"},
       {"LIBSPLIT_UPLOAD", "AT-LAUNCH", "at-launch"},
+      {"LIBSPLIT_SPLIT", "Always", "always"},
       {"LIBSPLIT_TUNING", "load", "load"},
       {"LIBSPLIT_TUNING", "off", "off"},
       {"LIBSPLIT_TRACE", "trace.jsonl", "trace.jsonl"},
@@ -231,6 +234,7 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
        "LIBSPLIT_FIRST_SPLIT: unknown value 'bytype'; accepted: by-type, uniform"},
       {"LIBSPLIT_UPLOAD", "eager",
        "LIBSPLIT_UPLOAD: unknown value 'eager'; accepted: auto, at-write, at-launch"},
+      {"LIBSPLIT_SPLIT", "never", "LIBSPLIT_SPLIT: unknown value 'never'; accepted: auto, always"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "0",
        "LIBSPLIT_MIN_GROUPS_PER_DEVICE: '0' is less than 1; accepted: integer >= 1"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "1.5",

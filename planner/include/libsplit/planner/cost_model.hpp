@@ -1,0 +1,39 @@
+//===- cost_model.hpp - Seconds a launch takes as a function of its work -===//
+//
+// One kernel's cost in one way of running it (split, or whole on the app's device), learnt from
+// launches of every NDRange size: a least-squares line t = Fixed + PerItem * work-items over the
+// most recent samples. A kernel whose NDRange changes every launch (a factorization's trailing
+// block) thus learns from all its earlier launches, not from one size's history.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace libsplit::planner {
+
+class CostModel {
+public:
+  // Samples kept: enough to see a trend across sizes, few enough to follow a drifting cost.
+  static constexpr std::size_t Capacity = 64;
+
+  void observe(double WorkItems, double Seconds);
+  // Predicted seconds at WorkItems; none before the first sample. With one size measured, the
+  // cost scales in proportion to the work from the mean there; with several, from the fitted
+  // line, whose intercept and slope are kept non-negative.
+  std::optional<double> predict(double WorkItems) const;
+  std::size_t samples() const { return Count; }
+
+private:
+  struct Sample {
+    double Work = 0.0;
+    double Seconds = 0.0;
+  };
+  std::vector<Sample> Ring;
+  std::size_t Next = 0;
+  std::size_t Count = 0;
+};
+
+} // namespace libsplit::planner

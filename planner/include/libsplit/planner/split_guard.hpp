@@ -1,0 +1,112 @@
+//===- split_guard.hpp - Whether a kernel's launches split at all --------===//
+//
+// One per kernel (all its NDRange sizes): decides, launch by launch, whether the launch splits
+// (the balancer then says how) or runs whole on the app's device as it would natively. The
+// choice is the cheaper of the two by their measured costs: each way of running keeps a
+// CostModel of whole launch costs (host preparation, transfers, kernels, merge), so a split that
+// makes data travel or adds synchronisation is seen as what it costs, and a kernel whose NDRange
+// changes every launch decides from all its launches.
+//
+// A kernel's first launch has no measurement: it splits unless the split would move more bytes
+// than running whole on the app's device (PricedBytes, from the regions and the validity
+// state). One more launch the same way gives a measurement that leaves out first-launch costs
+// (compilation inside the first launch on PoCL, data moving once). A split that clearly beats
+// what the app's device alone would take (inferred from its own slice, on devices that share no
+// hardware) is kept; otherwise two launches run whole, and from then on the cheaper way runs.
+// The other way is measured again (two launches) after 16, 32, ... 1024 launches, and only when
+// what it is predicted to lose fits in ProbeBudget of the time since the last probe.
+//
+// Pure: no OpenCL, no clock. Thread safety: none inside; the caller serializes calls.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "libsplit/planner/cost_model.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+
+namespace libsplit::planner {
+
+enum class Mode { Split, Whole };
+const char *modeName(Mode M);
+
+// What a launch would move, in bytes, by the validity state before it.
+struct PricedBytes {
+  // The most that one device of the split receives, plus what it sends back to be merged;
+  // bytes that only another device holds count twice (they travel through the host).
+  double Split = 0.0;
+  // What the app's device lacks to run the launch whole (counted the same way).
+  double Whole = 0.0;
+};
+
+struct GuardSettings {
+  double SwitchGain = 0.05;      // a split must be predicted this much faster to be chosen
+  double KeepLoss = 0.01;        // ... and is dropped once predicted this much slower
+  double ClearWin = 0.75;        // split / whole-inferred below this: no whole launch to compare
+  double ColdGiveUp = 4.0;       // a first split this many times the inferred whole: not repeated
+  double ColdSlackBytes = 65536; // bytes a first split may move beyond the whole launch's
+  unsigned FirstProbeInterval = 16;
+  unsigned MaxProbeInterval = 1024;
+  double ProbeBudget = 0.01;
+};
+
+// One launch's way of running, as decided; handed back with its measurement.
+struct Ticket {
+  Mode Run = Mode::Whole;
+  bool Cold = false; // the first launch this way since the other way ran (or ever)
+};
+
+struct Decision {
+  Ticket Launch;
+  // False while the next decision needs this launch's measurement (first launches, probes): the
+  // caller then observes it before deciding again instead of queueing launches ahead.
+  bool Settled = true;
+  std::string Why;
+  std::optional<double> PredictedSplit, PredictedWhole; // seconds, when known
+};
+
+class SplitGuard {
+public:
+  explicit SplitGuard(GuardSettings Settings = {}) : Settings(Settings) {}
+
+  // Whether the next decision needs the launch's bytes priced (only a kernel's first launch).
+  bool needsPrice() const { return Decided == 0; }
+  // Mode of the next launch of Work work-items. Bytes is required when needsPrice().
+  Decision decide(double Work, const std::optional<PricedBytes> &Bytes);
+  // What a decided launch cost, host preparation to its end (seconds).
+  void observe(const Ticket &Launch, double Work, double Seconds);
+  // A split launch's estimate of what the app's device alone would have taken (its slice's
+  // kernel time scaled to the whole launch), where the devices share no hardware.
+  void observeInferredWhole(double Work, double Seconds);
+
+  std::optional<double> predict(Mode M, double Work) const;
+  std::uint64_t launches(Mode M) const { return M == Mode::Split ? SplitLaunches : WholeLaunches; }
+  // Seconds the launches of this kernel took beyond what the cheaper way was predicted to take
+  // (probes and first launches included): the cost of deciding.
+  double regret() const { return Regret; }
+
+private:
+  enum class Phase { First, Exploring, Settled };
+  Decision issue(Mode M, bool Settled, std::string Why, double Work);
+  Mode better(double Work, Mode Current) const;
+
+  GuardSettings Settings;
+  Phase Stage = Phase::First;
+  std::deque<Mode> Planned; // launches still to run before the next choice
+  Mode Current = Mode::Whole;
+  Mode LastIssued = Mode::Whole;
+  bool ClearWinChecked = false;
+  std::uint64_t Decided = 0;
+  std::uint64_t SplitLaunches = 0, WholeLaunches = 0;
+  unsigned ProbeInterval = 0;
+  std::uint64_t LaunchesSinceProbe = 0;
+  double SecondsSinceProbe = 0.0;
+  double Regret = 0.0;
+  CostModel Warm[2], Cold[2];
+  CostModel InferredWhole;
+};
+
+} // namespace libsplit::planner

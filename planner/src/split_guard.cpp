@@ -1,0 +1,136 @@
+#include "libsplit/planner/split_guard.hpp"
+
+#include <algorithm>
+
+namespace libsplit::planner {
+
+namespace {
+
+int indexOf(Mode M) { return M == Mode::Split ? 0 : 1; }
+Mode otherThan(Mode M) { return M == Mode::Split ? Mode::Whole : Mode::Split; }
+
+} // namespace
+
+const char *modeName(Mode M) { return M == Mode::Split ? "split" : "whole"; }
+
+std::optional<double> SplitGuard::predict(Mode M, double Work) const {
+  const int I = indexOf(M);
+  if (Warm[I].samples())
+    return Warm[I].predict(Work);
+  // A first whole launch after splits also gathers what the other devices wrote: the app's
+  // device's own slice says more about its time alone.
+  if (M == Mode::Whole && InferredWhole.samples())
+    return InferredWhole.predict(Work);
+  return Cold[I].predict(Work);
+}
+
+Mode SplitGuard::better(double Work, Mode Now) const {
+  const std::optional<double> Split = predict(Mode::Split, Work);
+  const std::optional<double> Whole = predict(Mode::Whole, Work);
+  if (!Split || !Whole)
+    return Now;
+  if (Now == Mode::Whole)
+    return *Split < *Whole * (1.0 - Settings.SwitchGain) ? Mode::Split : Mode::Whole;
+  return *Split > *Whole * (1.0 + Settings.KeepLoss) ? Mode::Whole : Mode::Split;
+}
+
+Decision SplitGuard::issue(Mode M, bool Settled, std::string Why, double Work) {
+  Decision D;
+  D.Launch.Run = M;
+  D.Launch.Cold = Decided == 0 || M != LastIssued;
+  D.Settled = Settled;
+  D.Why = std::move(Why);
+  D.PredictedSplit = predict(Mode::Split, Work);
+  D.PredictedWhole = predict(Mode::Whole, Work);
+  LastIssued = M;
+  ++Decided;
+  ++(M == Mode::Split ? SplitLaunches : WholeLaunches);
+  return D;
+}
+
+Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes) {
+  if (Stage == Phase::First) {
+    Stage = Phase::Exploring;
+    const bool Cheap = !Bytes || Bytes->Split <= Bytes->Whole + Settings.ColdSlackBytes;
+    Current = Cheap ? Mode::Split : Mode::Whole;
+    Planned = {Current}; // one more the same way: a measurement without first-launch costs
+    return issue(Current, false,
+                 Cheap ? "first launch: the split moves no more data than the launch whole"
+                       : "first launch: the split would move more data than the launch whole",
+                 Work);
+  }
+  // A first split far slower than the app's device alone would be is not measured again.
+  if (Stage == Phase::Exploring && Decided == 1 && Current == Mode::Split && !Planned.empty()) {
+    const std::optional<double> Split = predict(Mode::Split, Work);
+    const std::optional<double> Alone =
+        InferredWhole.samples() ? InferredWhole.predict(Work) : std::nullopt;
+    if (Split && Alone && *Split > Settings.ColdGiveUp * *Alone)
+      Planned.clear();
+  }
+  if (!Planned.empty()) {
+    const Mode M = Planned.front();
+    Planned.pop_front();
+    return issue(M, Planned.empty() && Stage == Phase::Settled && M == Current,
+                 M == Current ? "measuring" : "measuring the other way", Work);
+  }
+  if (Stage == Phase::Exploring) {
+    if (Current == Mode::Split && !ClearWinChecked && !Warm[indexOf(Mode::Whole)].samples()) {
+      ClearWinChecked = true;
+      const std::optional<double> Split = predict(Mode::Split, Work);
+      const std::optional<double> Alone =
+          InferredWhole.samples() ? InferredWhole.predict(Work) : std::nullopt;
+      if (!(Split && Alone && *Split <= Settings.ClearWin * *Alone)) {
+        Planned = {Mode::Whole};
+        return issue(Mode::Whole, false, "measuring the launch whole on the app's device", Work);
+      }
+    }
+    Stage = Phase::Settled;
+    ProbeInterval = Settings.FirstProbeInterval;
+    Current = better(Work, Current);
+  }
+
+  const Mode Best = better(Work, Current);
+  if (Best != Current) {
+    Current = Best;
+    ProbeInterval = Settings.FirstProbeInterval;
+    LaunchesSinceProbe = 0;
+    SecondsSinceProbe = 0.0;
+  }
+  if (++LaunchesSinceProbe > ProbeInterval) {
+    const Mode Other = otherThan(Current);
+    const std::optional<double> Here = predict(Current, Work), There = predict(Other, Work);
+    // Two launches the other way, and coming back: a first launch after a switch gathers what
+    // the other way left where it ran.
+    double Loss = Here && There ? 2.0 * std::max(*There - *Here, 0.0) : 0.0;
+    const int Back = indexOf(Current);
+    if (Cold[Back].samples() && Warm[Back].samples())
+      Loss += std::max(*Cold[Back].predict(Work) - *Warm[Back].predict(Work), 0.0);
+    if (Loss <= Settings.ProbeBudget * SecondsSinceProbe) {
+      LaunchesSinceProbe = 0;
+      SecondsSinceProbe = 0.0;
+      ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
+      Planned = {Other};
+      return issue(Other, false, "probing the other way", Work);
+    }
+  }
+  return issue(Current, true,
+               Current == Mode::Split ? "the split is the cheaper" : "running whole is the cheaper",
+               Work);
+}
+
+void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
+  std::optional<double> Best;
+  for (Mode M : {Mode::Split, Mode::Whole})
+    if (const std::optional<double> P = predict(M, Work))
+      Best = Best ? std::min(*Best, *P) : *P;
+  if (Best && predict(Mode::Split, Work) && predict(Mode::Whole, Work))
+    Regret += std::max(Seconds - *Best, 0.0);
+  (Launch.Cold ? Cold : Warm)[indexOf(Launch.Run)].observe(Work, Seconds);
+  SecondsSinceProbe += Seconds;
+}
+
+void SplitGuard::observeInferredWhole(double Work, double Seconds) {
+  InferredWhole.observe(Work, Seconds);
+}
+
+} // namespace libsplit::planner

@@ -1,0 +1,206 @@
+// The split guard on the patterns that made real apps slower than native (measured on public
+// apps, 2026-11-25), with made-up but proportionate costs: each scenario gives the cost of a
+// launch split and whole, and the test runs the guard's decisions against them.
+#include "libsplit/planner/split_guard.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <vector>
+
+using namespace libsplit::planner;
+
+namespace {
+
+struct Scenario {
+  // Seconds of one launch run this way (Cold: the first launch this way since the other ran).
+  std::function<double(Mode, bool Cold, double Work)> Cost;
+  // The app's device's slice scaled to the whole launch, when the devices share no hardware.
+  std::function<double(double Work)> Inferred;
+  PricedBytes FirstBytes;
+};
+
+struct Run {
+  double Seconds = 0.0;
+  double AllWhole = 0.0; // the same launches, every one whole (what native costs)
+  double AllSplit = 0.0;
+  unsigned Split = 0, Whole = 0;
+  std::vector<Mode> Modes;
+};
+
+Run run(SplitGuard &Guard, const Scenario &S, const std::vector<double> &Works) {
+  Run R;
+  for (double Work : Works) {
+    std::optional<PricedBytes> Bytes;
+    if (Guard.needsPrice())
+      Bytes = S.FirstBytes;
+    const Decision D = Guard.decide(Work, Bytes);
+    const double Seconds = S.Cost(D.Launch.Run, D.Launch.Cold, Work);
+    Guard.observe(D.Launch, Work, Seconds);
+    if (D.Launch.Run == Mode::Split && S.Inferred)
+      Guard.observeInferredWhole(Work, S.Inferred(Work));
+    R.Seconds += Seconds;
+    R.AllWhole += S.Cost(Mode::Whole, false, Work);
+    R.AllSplit += S.Cost(Mode::Split, false, Work);
+    ++(D.Launch.Run == Mode::Split ? R.Split : R.Whole);
+    R.Modes.push_back(D.Launch.Run);
+  }
+  return R;
+}
+
+std::vector<double> repeated(double Work, int Launches) {
+  return std::vector<double>(Launches, Work);
+}
+
+} // namespace
+
+TEST_CASE("a stencil whose split costs synchronisation runs whole after a few launches",
+          "[planner][guard]") {
+  // Two identical GPUs, 70 us kernels: the slices take 35 us each, but the split launch takes
+  // 4.9 ms (halos through the host, waiting for both); the app's slice says 70 us alone.
+  Scenario S;
+  S.Cost = [](Mode M, bool Cold, double) {
+    return M == Mode::Split ? (Cold ? 20e-3 : 4.9e-3) : (Cold ? 1e-3 : 70e-6);
+  };
+  S.Inferred = [](double) { return 70e-6; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e6, 2000));
+  CHECK(R.Split <= 2); // the first launch and its warm repeat, no probe within the budget
+  for (std::size_t I = 4; I < R.Modes.size(); ++I)
+    REQUIRE(R.Modes[I] == Mode::Whole);
+}
+
+TEST_CASE("a compute-bound kernel that splits well never runs whole", "[planner][guard]") {
+  // EP on two GPUs: half the time split, and the app's slice says twice that alone.
+  Scenario S;
+  S.Cost = [](Mode M, bool, double Work) { return (M == Mode::Split ? 0.51 : 1.0) * Work * 1e-9; };
+  S.Inferred = [](double Work) { return Work * 1e-9; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e9, 300));
+  // Never whole to compare (the slice says), except a probe the budget allows now and then.
+  for (std::size_t I = 0; I < 100; ++I)
+    REQUIRE(R.Modes[I] == Mode::Split);
+  CHECK(R.Whole <= 2);
+  CHECK(R.Seconds <= 1.01 * R.AllSplit);
+}
+
+TEST_CASE("a one-launch kernel splits at once when its data costs no more to move",
+          "[planner][guard]") {
+  SplitGuard Guard;
+  const Decision D = Guard.decide(1e9, PricedBytes{0.0, 0.0});
+  CHECK(D.Launch.Run == Mode::Split);
+  CHECK_FALSE(D.Settled);
+  SplitGuard Chained; // the second of two products: each device lacks half its input, as whole
+  CHECK(Chained.decide(1e9, PricedBytes{32e6, 32e6}).Launch.Run == Mode::Split);
+}
+
+TEST_CASE("a one-launch kernel whose split would move the matrix runs whole", "[planner][guard]") {
+  // Kernel 2 of a row/column pair: the column split needs every row on both GPUs (1 GiB).
+  SplitGuard Guard;
+  const Decision D = Guard.decide(1e9, PricedBytes{1073741824.0, 0.0});
+  CHECK(D.Launch.Run == Mode::Whole);
+}
+
+TEST_CASE("a factorization whose NDRange shrinks every step runs whole", "[planner][guard]") {
+  // LU-style: the trailing block shrinks by a row and a column each step; every split re-cuts
+  // it and moves rows between the devices (a transfer in proportion to the block), plus a fixed
+  // synchronisation; the kernel itself scales with the block.
+  const int N = 1024;
+  std::vector<double> Works;
+  for (int K = 1; K < N; ++K)
+    Works.push_back(static_cast<double>(N - K) * (N - K));
+  Scenario S;
+  S.Cost = [](Mode M, bool Cold, double Work) {
+    const double Kernel = 10e-6 + Work * 1e-10;
+    if (M == Mode::Whole)
+      return Kernel + (Cold ? Work * 4e-9 : 0.0);
+    return 200e-6 + Kernel / 2 + Work * 2e-9;
+  };
+  S.Inferred = [](double Work) { return 10e-6 + Work * 1e-10; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, Works);
+  CHECK(R.Split <= 5);
+  CHECK(R.Modes[1] == Mode::Whole); // the first split took 20x the app's slice: not repeated
+  // Beyond the first split and the gather after it, within 3% of running whole throughout (the
+  // probe budget, 1%, and the probe it lets run ahead while the fixed cost of a split is unknown).
+  const double FirstCosts =
+      S.Cost(Mode::Split, true, Works[0]) + S.Cost(Mode::Whole, true, Works[1]);
+  CHECK(R.Seconds <= 1.03 * R.AllWhole + FirstCosts);
+}
+
+TEST_CASE("two runtimes sharing cores: the split's contention is measured, not inferred",
+          "[planner][guard]") {
+  // PoCL's basic and pthread on two cores: N-body split 13.8 ms, pthread alone 11.75 ms; no
+  // inference from a slice (the devices slow each other down).
+  Scenario S;
+  S.Cost = [](Mode M, bool Cold, double) {
+    return (M == Mode::Split ? 13.8e-3 : 11.75e-3) + (Cold ? 5e-3 : 0.0);
+  };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(4e6, 1000));
+  CHECK(R.Split <= 16);
+  CHECK(R.Seconds <= 1.02 * R.AllWhole);
+  for (std::size_t I = 4; I < 16; ++I)
+    REQUIRE(R.Modes[I] == Mode::Whole);
+}
+
+TEST_CASE("a split that pays is found even where nothing can be inferred", "[planner][guard]") {
+  Scenario S;
+  S.Cost = [](Mode M, bool, double) { return M == Mode::Split ? 6e-3 : 10e-3; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e6, 500));
+  CHECK(R.Whole <= 2 + 2 * 6); // the first comparison, then a probe now and then
+  CHECK(R.Seconds <= 1.03 * R.AllSplit);
+}
+
+TEST_CASE("probes of the losing way stay within the budget", "[planner][guard]") {
+  Scenario S;
+  S.Cost = [](Mode M, bool, double) { return M == Mode::Split ? 2e-3 : 1e-3; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e6, 20000));
+  // Beyond the first four launches, what the probes lost is within 1% of the run (plus one
+  // probe's worth that the budget allows ahead).
+  CHECK(R.Seconds - R.AllWhole <= 0.01 * R.AllWhole + 2 * 2e-3 + 2e-3);
+}
+
+TEST_CASE("a split that stops paying is dropped", "[planner][guard]") {
+  // The data starts to move every launch after a while (a boundary that drifts).
+  Scenario S;
+  int Launch = 0;
+  S.Cost = [&Launch](Mode M, bool, double) {
+    return M == Mode::Split ? (Launch < 100 ? 0.6e-3 : 3e-3) : 1e-3;
+  };
+  S.Inferred = [](double) { return 1e-3; };
+  SplitGuard Guard;
+  std::vector<Mode> Modes;
+  for (Launch = 0; Launch < 300; ++Launch) {
+    const Decision D = Guard.decide(1e6, PricedBytes{});
+    Guard.observe(D.Launch, 1e6, S.Cost(D.Launch.Run, D.Launch.Cold, 1e6));
+    if (D.Launch.Run == Mode::Split)
+      Guard.observeInferredWhole(1e6, 1e-3);
+    Modes.push_back(D.Launch.Run);
+  }
+  CHECK(Modes[50] == Mode::Split);
+  CHECK(Modes[299] == Mode::Whole);
+}
+
+TEST_CASE("sizes where splitting pays split, the small ones run whole", "[planner][guard]") {
+  // A fixed cost of 1 ms per split launch: it pays only on large launches.
+  Scenario S;
+  S.Cost = [](Mode M, bool, double Work) {
+    return M == Mode::Split ? 1e-3 + Work * 0.5e-9 : Work * 1e-9;
+  };
+  S.Inferred = [](double Work) { return Work * 1e-9; };
+  SplitGuard Guard;
+  std::vector<double> Works;
+  for (int I = 0; I < 400; ++I)
+    Works.push_back(I % 2 ? 1e5 : 1e8); // 0.1 ms and 100 ms launches alternate
+  const Run R = run(Guard, S, Works);
+  unsigned LargeSplit = 0, SmallWhole = 0;
+  for (std::size_t I = 40; I < Works.size(); ++I) {
+    LargeSplit += Works[I] > 1e6 && R.Modes[I] == Mode::Split;
+    SmallWhole += Works[I] < 1e6 && R.Modes[I] == Mode::Whole;
+  }
+  CHECK(LargeSplit >= 175);
+  CHECK(SmallWhole >= 175);
+}
