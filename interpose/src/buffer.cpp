@@ -2,6 +2,7 @@
 
 #include "runtime.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 
@@ -410,10 +411,10 @@ void Buffer::upload(const HostUpload &To, size_t Offset, size_t Bytes) {
 void Buffer::upload(const HostUpload &To, const RangeSet &RootRanges) {
   if (Parent)
     return root().upload(To, RootRanges);
-  if (To.AppDevice)
+  if (To.WhereUsed)
+    sendWhereUsed(RootRanges, To.AppDevice);
+  else if (To.AppDevice)
     sendNow(*To.AppDevice, RootRanges);
-  else if (To.WhereUsed)
-    sendWhereUsed(RootRanges);
 }
 
 void Buffer::sendNow(ExecDevice &Device, const RangeSet &Ranges) {
@@ -429,8 +430,10 @@ void Buffer::sendNow(ExecDevice &Device, const RangeSet &Ranges) {
   runtime().recorder().countEagerBytes(Missing.totalBytes());
 }
 
-void Buffer::sendWhereUsed(const RangeSet &Ranges) {
+void Buffer::sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything) {
   const std::vector<ExecDevice *> Split = Owner->splitDevices();
+  if (Everything && std::find(Split.begin(), Split.end(), Everything) == Split.end())
+    sendNow(*Everything, Ranges);
   std::vector<RangeSet> Parts(Split.size());
   if (ExpectedUse.empty()) {
     const std::vector<double> Weights = Owner->firstSplitWeights(Owner->primary());
@@ -455,6 +458,8 @@ void Buffer::sendWhereUsed(const RangeSet &Ranges) {
   std::vector<DeviceJob> Jobs;
   std::vector<cl_int> Results(Split.size(), CL_SUCCESS);
   for (std::size_t I = 0; I < Split.size(); ++I) {
+    if (Split[I] == Everything)
+      Parts[I] = Ranges;
     Parts[I] = HostValid.intersection(missingOn(Split[I]->Index, Parts[I]));
     if (Parts[I].empty())
       continue;

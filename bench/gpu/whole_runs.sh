@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Whole runs as a user sees them (the "never slower" issue): each app natively on the first GPU,
+# then under libsplit with default settings on every device, then with LIBSPLIT_SPLIT=always
+# (every launch that can split does: libsplit before the planner's split guard). One CSV row per
+# run: app, arguments, configuration, the app's own timer, the process wall time, exit status.
+#
+#   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
+# LIST lines: app | arguments (blank lines and # comments skipped).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+pack=${PACK:-$root/build-gpu}
+if ! clinfo -l 2>/dev/null | grep -q NVIDIA && [ -e /usr/lib/libnvidia-opencl.so.1 ]; then
+  echo /usr/lib/libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+fi
+[ -f "$pack/bin/libsplit-cc.xz" ] && [ ! -x "$pack/bin/libsplit-cc" ] &&
+  xz -dk "$pack/bin/libsplit-cc.xz" && chmod +x "$pack/bin/libsplit-cc"
+export LIBSPLIT_CC=$pack/bin/libsplit-cc LIBSPLIT_TUNING=off
+gpu=${GPU_DEVICE:-$("$pack/bin/libsplit" --list-devices | awk '$2 == "gpu" {print $1; exit}')}
+configs=${CONFIGS:-native default always}
+echo "app,args,config,app_seconds,wall_seconds,status"
+while IFS='|' read -r app args; do
+  app=$(echo "$app" | tr -d ' ')
+  [[ "$app" =~ ^[a-z] ]] || continue
+  read -ra argv <<<"$args"
+  # Warm the compilers' caches (NVIDIA's and libsplit's), as a user's second run would find them.
+  "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" >/dev/null 2>&1
+  LD_PRELOAD=$pack/lib/libsplit.so "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" \
+    >/dev/null 2>&1
+  for config in $configs; do
+    env=()
+    case $config in
+    native) ;;
+    default) env=(LD_PRELOAD=$pack/lib/libsplit.so) ;;
+    always) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_SPLIT=always) ;;
+    esac
+    start=$EPOCHREALTIME
+    log=$(env "${env[@]}" timeout "${RUN_TIMEOUT:-120}" "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" 2>&1)
+    status=$?
+    wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f", b - a }')
+    seconds=$(echo "$log" | sed -n 's/.* in \([0-9.e+-]*\) s;.*/\1/p' | tail -1)
+    echo "$app,\"$(echo "${argv[*]}")\",$config,${seconds:-nan},$wall,$status"
+  done
+done <"${LIST:-$root/bench/gpu/whole-runs.txt}"
