@@ -113,4 +113,12 @@ Kernel *asKernel(cl_kernel Handle) {
   return static_cast<Kernel *>(Handle);
 }
 
+std::shared_ptr<GuardSlot> Kernel::splitGuard(std::size_t AppDevice) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::shared_ptr<GuardSlot> &Slot = Guards[AppDevice];
+  if (!Slot)
+    Slot = runtime().planner().guardFor(Name + "@" + Owner->sourceKey(), AppDevice);
+  return Slot;
+}
+
 } // namespace libsplit

@@ -5,6 +5,7 @@
 
 #include "buffer.hpp"
 #include "handles.hpp"
+#include "planning.hpp"
 #include "program.hpp"
 #include "whole_placement.hpp"
 
@@ -53,6 +54,10 @@ public:
   // Why this kernel cannot split (empty if it can) and its split facts.
   const CompiledKernel *splitFacts(std::string &Why) const { return Owner->splitKernel(Name, Why); }
 
+  // Its split guard for launches from app device AppDevice (LaunchPlanner::guardFor, looked up
+  // once per kernel object and device).
+  std::shared_ptr<GuardSlot> splitGuard(std::size_t AppDevice);
+
   // Where its launches that cannot split run; shared with the launches still completing.
   const std::shared_ptr<WholePlacement> &wholePlacement() const { return Placement; }
 
@@ -65,6 +70,7 @@ private:
   std::vector<KernelArg> Args;
   std::map<std::pair<std::size_t, bool>, cl_kernel> Real;
   std::atomic<bool> LeftRunning{false};
+  std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards; // under Mutex
 };
 
 Kernel *asKernel(cl_kernel Handle);

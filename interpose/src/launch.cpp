@@ -186,7 +186,7 @@ LaunchRecord recordOf(const Kernel &K, const LaunchRequest &R) {
 
 // A launch the split guard decided: what it cost goes back to the guard once measured.
 struct GuardNote {
-  std::string Kernel; // the guard's key
+  std::shared_ptr<GuardSlot> Guard;
   planner::Ticket Launch;
   double Work = 0.0; // work-items of the whole NDRange
 };
@@ -294,7 +294,7 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
     // before it on the device, which is not its own cost.
     Rec.MakespanSeconds = D.TransferSeconds + KernelSeconds;
     if (Note)
-      runtime().planner().observe(Note->Kernel, Note->Launch, Note->Work, Rec.MakespanSeconds);
+      Note->Guard->observe(Note->Launch, Note->Work, Rec.MakespanSeconds);
     Rec.Devices.push_back(D);
     runtime().recorder().record(Rec);
     return CL_SUCCESS;
@@ -468,6 +468,13 @@ planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
   }
   for (double B : PerSlice)
     Bytes.Split = std::max(Bytes.Split, B);
+  size_t Groups = 0, Largest = 0;
+  for (const Slice &S : Slices) {
+    Groups += S.EndGroup - S.FirstGroup;
+    Largest = std::max(Largest, S.EndGroup - S.FirstGroup);
+  }
+  if (Groups)
+    Bytes.LargestShare = static_cast<double>(Largest) / static_cast<double>(Groups);
   return Bytes;
 }
 
@@ -566,10 +573,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
 
   // The split guard (planner/): whether this kernel's launches split at all, from what splitting
   // and running whole on the app's device cost it so far, at every NDRange size.
-  LaunchPlanner &Planner = RT.planner();
-  const std::string GuardKey = Planner.guarding() ? K.name() + "@" + K.program().sourceKey() + "#" +
-                                                        std::to_string(Q.exec().Index)
-                                                  : std::string();
+  const std::shared_ptr<GuardSlot> Guard =
+      RT.planner().guarding() ? K.splitGuard(Q.exec().Index) : nullptr;
   double Work = 1.0;
   for (cl_uint D = 0; D < Request.WorkDim; ++D)
     Work *= static_cast<double>(Request.Global[D]);
@@ -582,10 +587,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
                      ", whole ",
                      D.PredictedWhole ? std::to_string(*D.PredictedWhole * 1e3) + " ms" : "?", ")");
     return whole("running it whole measured cheaper than splitting it (LIBSPLIT_SPLIT=auto)", false,
-                 GuardNote{GuardKey, D.Launch, Work}, D.Settled);
+                 GuardNote{Guard, D.Launch, Work}, D.Settled);
   };
-  if (!GuardKey.empty() && !Planner.needsPrice(GuardKey)) {
-    Plan = Planner.decide(GuardKey, Work, std::nullopt);
+  if (Guard && !Guard->needsPrice()) {
+    Plan = Guard->decide(Work, std::nullopt);
     if (Plan->Launch.Run == planner::Mode::Whole)
       return guardedWhole(*Plan);
   }
@@ -750,10 +755,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     AnyDiffMerge |= P.Merge && P.Combine.empty();
     AnyCombine |= !P.Combine.empty();
   }
-  // A kernel's first launch: the guard weighs what the split would move against what running
-  // whole on the app's device would.
-  if (!GuardKey.empty() && !Plan) {
-    Plan = Planner.decide(GuardKey, Work, priceBytes(Plans, Slices, Q.exec()));
+  // A kernel's first launch, or one that never split: the guard weighs what the split would move
+  // (and, once a whole launch was measured, take) against running whole on the app's device.
+  if (Guard && !Plan) {
+    Plan = Guard->decide(Work, priceBytes(Plans, Slices, Q.exec()));
     if (Plan->Launch.Run == planner::Mode::Whole)
       return guardedWhole(*Plan);
   }
@@ -901,7 +906,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   //    received. Kernels: the kernel time of each slice of a pipelined launch.
   std::optional<GuardNote> Note;
   if (Plan)
-    Note = GuardNote{GuardKey, Plan->Launch, Work};
+    Note = GuardNote{Guard, Plan->Launch, Work};
   auto report = [Slices, Devices, Proposal, GatherSeconds, Key, Dim, AnyDiffMerge, AnyCombine, Note,
                  SeparateHardware, Home = &Q.exec(), Groups, Base = recordOf(K, Request)](
                     double Makespan, const std::vector<double> &Kernels) mutable {
@@ -930,11 +935,11 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     }
     RT.balancer().observe(Key, Measured);
     if (Note) {
-      RT.planner().observe(Note->Kernel, Note->Launch, Note->Work, Makespan);
+      Note->Guard->observe(Note->Launch, Note->Work, Makespan);
       // Devices that share no hardware: the app's device's slice tells its time alone.
       for (const Slice &S : Slices)
         if (SeparateHardware && S.Device == Home && S.EndGroup > S.FirstGroup)
-          RT.planner().observeInferredWhole(Note->Kernel, Note->Work,
+          Note->Guard->observeInferredWhole(Note->Work,
                                             S.KernelSeconds * static_cast<double>(Groups) /
                                                 static_cast<double>(S.EndGroup - S.FirstGroup));
     }

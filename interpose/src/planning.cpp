@@ -2,31 +2,38 @@
 
 namespace libsplit {
 
+bool GuardSlot::needsPrice() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Guard.needsPrice();
+}
+
+planner::Decision GuardSlot::decide(double Work, const std::optional<planner::PricedBytes> &Bytes) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Guard.decide(Work, Bytes);
+}
+
+void GuardSlot::observe(const planner::Ticket &Launch, double Work, double Seconds) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Guard.observe(Launch, Work, Seconds);
+}
+
+void GuardSlot::observeInferredWhole(double Work, double Seconds) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Guard.observeInferredWhole(Work, Seconds);
+}
+
 LaunchPlanner::LaunchPlanner(const config::Config &Settings)
     : Guarding(Settings.Split == config::SplitPolicy::Auto &&
                Settings.Balancer != config::BalancerKind::Uniform &&
                Settings.Balancer != config::BalancerKind::Static) {}
 
-bool LaunchPlanner::needsPrice(const std::string &Kernel) {
+std::shared_ptr<GuardSlot> LaunchPlanner::guardFor(const std::string &Kernel,
+                                                   std::size_t AppDevice) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  return Guards[Kernel].needsPrice();
-}
-
-planner::Decision LaunchPlanner::decide(const std::string &Kernel, double Work,
-                                        const std::optional<planner::PricedBytes> &Bytes) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  return Guards[Kernel].decide(Work, Bytes);
-}
-
-void LaunchPlanner::observe(const std::string &Kernel, const planner::Ticket &Launch, double Work,
-                            double Seconds) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  Guards[Kernel].observe(Launch, Work, Seconds);
-}
-
-void LaunchPlanner::observeInferredWhole(const std::string &Kernel, double Work, double Seconds) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  Guards[Kernel].observeInferredWhole(Work, Seconds);
+  std::shared_ptr<GuardSlot> &Slot = Guards[{Kernel, AppDevice}];
+  if (!Slot)
+    Slot = std::make_shared<GuardSlot>();
+  return Slot;
 }
 
 } // namespace libsplit

@@ -7,11 +7,26 @@
 #include "libsplit/planner/split_guard.hpp"
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
 namespace libsplit {
+
+// One kernel's guard and its lock (launches decide on executor threads, and are measured on
+// whichever thread completes them).
+class GuardSlot {
+public:
+  bool needsPrice();
+  planner::Decision decide(double Work, const std::optional<planner::PricedBytes> &Bytes);
+  void observe(const planner::Ticket &Launch, double Work, double Seconds);
+  void observeInferredWhole(double Work, double Seconds);
+
+private:
+  std::mutex Mutex;
+  planner::SplitGuard Guard;
+};
 
 class LaunchPlanner {
 public:
@@ -20,18 +35,14 @@ public:
   // Whether the guard decides (LIBSPLIT_SPLIT=auto with shares that adapt); otherwise every
   // launch that can split does.
   bool guarding() const { return Guarding; }
-
-  bool needsPrice(const std::string &Kernel);
-  planner::Decision decide(const std::string &Kernel, double Work,
-                           const std::optional<planner::PricedBytes> &Bytes);
-  void observe(const std::string &Kernel, const planner::Ticket &Launch, double Work,
-               double Seconds);
-  void observeInferredWhole(const std::string &Kernel, double Work, double Seconds);
+  // The guard of a kernel (its name and source) launched from an app device (an execution
+  // device index): kernel objects made again for the same kernel share it.
+  std::shared_ptr<GuardSlot> guardFor(const std::string &Kernel, std::size_t AppDevice);
 
 private:
   std::mutex Mutex;
   bool Guarding;
-  std::map<std::string, planner::SplitGuard> Guards;
+  std::map<std::pair<std::string, std::size_t>, std::shared_ptr<GuardSlot>> Guards;
 };
 
 } // namespace libsplit

@@ -5,32 +5,41 @@
 
 namespace libsplit::planner {
 
+void CostModel::Sums::add(const Sample &S, double Sign) {
+  Work += Sign * S.Work;
+  Seconds += Sign * S.Seconds;
+  WorkSquared += Sign * S.Work * S.Work;
+  WorkSeconds += Sign * S.Work * S.Seconds;
+}
+
 void CostModel::observe(double WorkItems, double Seconds) {
   if (!(WorkItems > 0.0) || !std::isfinite(WorkItems) || !(Seconds >= 0.0) ||
       !std::isfinite(Seconds))
     return;
-  if (Ring.size() < Capacity)
-    Ring.push_back({WorkItems, Seconds});
-  else
-    Ring[Next] = {WorkItems, Seconds};
+  const Sample New{WorkItems, Seconds};
+  if (Ring.size() < Capacity) {
+    Ring.push_back(New);
+  } else {
+    Total.add(Ring[Next], -1.0);
+    Ring[Next] = New;
+  }
+  Total.add(New, 1.0);
   Next = (Next + 1) % Capacity;
   ++Count;
+  if (Next == 0) {
+    Total = Sums();
+    for (const Sample &S : Ring)
+      Total.add(S, 1.0);
+  }
 }
 
 std::optional<double> CostModel::predict(double WorkItems) const {
   if (Ring.empty())
     return std::nullopt;
   const double N = static_cast<double>(Ring.size());
-  double MeanWork = 0.0, MeanSeconds = 0.0;
-  for (const Sample &S : Ring) {
-    MeanWork += S.Work / N;
-    MeanSeconds += S.Seconds / N;
-  }
-  double Covariance = 0.0, Variance = 0.0;
-  for (const Sample &S : Ring) {
-    Covariance += (S.Work - MeanWork) * (S.Seconds - MeanSeconds);
-    Variance += (S.Work - MeanWork) * (S.Work - MeanWork);
-  }
+  const double MeanWork = Total.Work / N, MeanSeconds = Total.Seconds / N;
+  const double Variance = std::max(Total.WorkSquared - N * MeanWork * MeanWork, 0.0);
+  const double Covariance = Total.WorkSeconds - N * MeanWork * MeanSeconds;
   // One size (or sizes within a percent of each other): nothing to fit a line to.
   if (Variance <= 1e-4 * MeanWork * MeanWork * N)
     return MeanSeconds * WorkItems / MeanWork;
@@ -38,12 +47,7 @@ std::optional<double> CostModel::predict(double WorkItems) const {
   double Fixed = MeanSeconds - PerItem * MeanWork;
   if (Fixed < 0.0) {
     // A line through the origin instead (least squares with no intercept).
-    double WorkSeconds = 0.0, WorkSquared = 0.0;
-    for (const Sample &S : Ring) {
-      WorkSeconds += S.Work * S.Seconds;
-      WorkSquared += S.Work * S.Work;
-    }
-    PerItem = WorkSeconds / WorkSquared;
+    PerItem = Total.WorkSeconds / Total.WorkSquared;
     Fixed = 0.0;
   }
   return Fixed + PerItem * WorkItems;

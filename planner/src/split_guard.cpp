@@ -13,10 +13,20 @@ Mode otherThan(Mode M) { return M == Mode::Split ? Mode::Whole : Mode::Split; }
 
 const char *modeName(Mode M) { return M == Mode::Split ? "split" : "whole"; }
 
+bool SplitGuard::needsPrice() const {
+  if (Decided == 0)
+    return true;
+  // A kernel that never split: price the split where the next decision may try it.
+  return Current == Mode::Whole && !Warm[0].samples() && !Cold[0].samples() && Planned.empty() &&
+         (Stage == Phase::Exploring || ProbeDue);
+}
+
 std::optional<double> SplitGuard::predict(Mode M, double Work) const {
   const int I = indexOf(M);
   if (Warm[I].samples())
     return Warm[I].predict(Work);
+  if (M == Mode::Split && !Cold[I].samples() && PricedSplit.samples())
+    return PricedSplit.predict(Work);
   // A first whole launch after splits also gathers what the other devices wrote: the app's
   // device's own slice says more about its time alone.
   if (M == Mode::Whole && InferredWhole.samples())
@@ -73,6 +83,23 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     return issue(M, Planned.empty() && Stage == Phase::Settled && M == Current,
                  M == Current ? "measuring" : "measuring the other way", Work);
   }
+  // A split never measured, priced from the whole launch's time.
+  if (Bytes && Current == Mode::Whole && !Warm[0].samples() && !Cold[0].samples()) {
+    if (const std::optional<double> Whole = predict(Mode::Whole, Work)) {
+      PricedSplit.observe(Work, *Whole * Bytes->LargestShare +
+                                    Bytes->Split / Settings.LinkBytesPerSecond +
+                                    Settings.SplitFixedSeconds);
+      if (*PricedSplit.predict(Work) < *Whole * (1.0 - Settings.SwitchGain)) {
+        Stage = Phase::Settled;
+        ProbeInterval = Settings.FirstProbeInterval;
+        LaunchesSinceProbe = 0;
+        SecondsSinceProbe = 0.0;
+        ProbeDue = false;
+        Planned = {Mode::Split};
+        return issue(Mode::Split, false, "priced: the split should be the cheaper", Work);
+      }
+    }
+  }
   if (Stage == Phase::Exploring) {
     if (Current == Mode::Split && !ClearWinChecked && !Warm[indexOf(Mode::Whole)].samples()) {
       ClearWinChecked = true;
@@ -96,6 +123,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     LaunchesSinceProbe = 0;
     SecondsSinceProbe = 0.0;
   }
+  ProbeDue = LaunchesSinceProbe + 1 >= ProbeInterval;
   if (++LaunchesSinceProbe > ProbeInterval) {
     const Mode Other = otherThan(Current);
     const std::optional<double> Here = predict(Current, Work), There = predict(Other, Work);

@@ -18,6 +18,9 @@ struct Scenario {
   // The app's device's slice scaled to the whole launch, when the devices share no hardware.
   std::function<double(double Work)> Inferred;
   PricedBytes FirstBytes;
+  // What a split would move at later launches priced (a kernel that never split); FirstBytes when
+  // not given.
+  std::function<PricedBytes(double Work)> Priced;
 };
 
 struct Run {
@@ -33,7 +36,7 @@ Run run(SplitGuard &Guard, const Scenario &S, const std::vector<double> &Works) 
   for (double Work : Works) {
     std::optional<PricedBytes> Bytes;
     if (Guard.needsPrice())
-      Bytes = S.FirstBytes;
+      Bytes = S.Priced && !R.Modes.empty() ? S.Priced(Work) : S.FirstBytes;
     const Decision D = Guard.decide(Work, Bytes);
     const double Seconds = S.Cost(D.Launch.Run, D.Launch.Cold, Work);
     Guard.observe(D.Launch, Work, Seconds);
@@ -203,4 +206,35 @@ TEST_CASE("sizes where splitting pays split, the small ones run whole", "[planne
   }
   CHECK(LargeSplit >= 175);
   CHECK(SmallWhole >= 175);
+}
+
+TEST_CASE("a compute-bound kernel whose first launch ran whole splits once priced",
+          "[planner][guard]") {
+  // EP on two GPUs whose output's old contents lie on the app's GPU only: the first launch runs
+  // whole (the split would move 8 MB), the whole launch's 29 ms priced at half plus 1 ms of
+  // transfer says split.
+  Scenario S;
+  S.FirstBytes = PricedBytes{8e6, 0.0, 0.5};
+  S.Cost = [](Mode M, bool Cold, double) {
+    return M == Mode::Split ? 15e-3 + (Cold ? 1e-3 : 0.0) : 29e-3;
+  };
+  S.Inferred = [](double) { return 29e-3; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e9, 10));
+  CHECK(R.Modes[0] == Mode::Whole);
+  for (std::size_t I = 3; I < R.Modes.size(); ++I)
+    REQUIRE(R.Modes[I] == Mode::Split);
+  CHECK(R.Seconds <= 0.65 * R.AllWhole);
+}
+
+TEST_CASE("a short kernel whose split would move data is never tried by price",
+          "[planner][guard]") {
+  // jacobi-2d-style, 30 us kernels, the grid's other half on the app's GPU only (8 MiB).
+  Scenario S;
+  S.FirstBytes = PricedBytes{8388608.0, 0.0, 0.5};
+  S.Priced = [](double) { return PricedBytes{16384.0, 0.0, 0.5}; };
+  S.Cost = [](Mode M, bool, double) { return M == Mode::Split ? 2e-3 : 30e-6; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(4e6, 400));
+  CHECK(R.Split == 0);
 }

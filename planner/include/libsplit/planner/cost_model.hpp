@@ -31,7 +31,14 @@ private:
     double Work = 0.0;
     double Seconds = 0.0;
   };
+  // Sums over Ring, kept as samples come and go (predict runs at every launch), recomputed
+  // whenever the ring has turned over once, so that rounding does not accumulate.
+  struct Sums {
+    double Work = 0.0, Seconds = 0.0, WorkSquared = 0.0, WorkSeconds = 0.0;
+    void add(const Sample &S, double Sign);
+  };
   std::vector<Sample> Ring;
+  Sums Total;
   std::size_t Next = 0;
   std::size_t Count = 0;
 };

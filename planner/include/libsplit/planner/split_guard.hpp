@@ -9,12 +9,16 @@
 //
 // A kernel's first launch has no measurement: it splits unless the split would move more bytes
 // than running whole on the app's device (PricedBytes, from the regions and the validity
-// state). One more launch the same way gives a measurement that leaves out first-launch costs
-// (compilation inside the first launch on PoCL, data moving once). A split that clearly beats
-// what the app's device alone would take (inferred from its own slice, on devices that share no
-// hardware) is kept; otherwise two launches run whole, and from then on the cheaper way runs.
-// The other way is measured again (two launches) after 16, 32, ... 1024 launches, and only when
-// what it is predicted to lose fits in ProbeBudget of the time since the last probe.
+// state). A kernel that ran whole and never split is priced: the whole launch's time shared
+// out, plus the bytes the split would move over an assumed link; it splits when that is cheaper
+// (a compute-bound kernel whose first launch ran whole because its outputs' old contents lay on
+// the app's device only), and from then on its measurements decide. One more launch the same way
+// gives a measurement that leaves out first-launch costs (compilation inside the first launch on
+// PoCL, data moving once). A split that clearly beats what the app's device alone would take
+// (inferred from its own slice, on devices that share no hardware) is kept; otherwise two launches
+// run whole, and from then on the cheaper way runs. The other way is measured again (two launches)
+// after 16, 32, ... 1024 launches, and only when what it is predicted to lose fits in ProbeBudget
+// of the time since the last probe.
 //
 // Pure: no OpenCL, no clock. Thread safety: none inside; the caller serializes calls.
 //
@@ -40,14 +44,23 @@ struct PricedBytes {
   double Split = 0.0;
   // What the app's device lacks to run the launch whole (counted the same way).
   double Whole = 0.0;
+  // The largest slice's part of the work (its kernel time, at the whole launch's rate).
+  double LargestShare = 1.0;
 };
 
 struct GuardSettings {
-  double SwitchGain = 0.05;      // a split must be predicted this much faster to be chosen
-  double KeepLoss = 0.01;        // ... and is dropped once predicted this much slower
-  double ClearWin = 0.75;        // split / whole-inferred below this: no whole launch to compare
-  double ColdGiveUp = 4.0;       // a first split this many times the inferred whole: not repeated
-  double ColdSlackBytes = 65536; // bytes a first split may move beyond the whole launch's
+  double SwitchGain = 0.05;        // a split must be predicted this much faster to be chosen
+  double KeepLoss = 0.01;          // ... and is dropped once predicted this much slower
+  double ClearWin = 0.75;          // split / whole-inferred below this: no whole launch to compare
+  double ColdGiveUp = 4.0;         // a first split this many times the inferred whole: not repeated
+  double ColdSlackBytes = 1 << 20; // bytes a first split may move beyond the whole launch's
+  // Pricing a split never measured, from the whole launch's time: its largest slice's part of
+  // it, the bytes over an assumed host link (pageable copies through the host), and a fixed cost
+  // of a split launch (two devices' enqueues and waits, halos through the host) on the high
+  // side of what both machines measured, so that kernels of less than about a millisecond are
+  // not split on a guess. The split's own measurements replace the price once it ran.
+  double LinkBytesPerSecond = 8e9;
+  double SplitFixedSeconds = 0.5e-3;
   unsigned FirstProbeInterval = 16;
   unsigned MaxProbeInterval = 1024;
   double ProbeBudget = 0.01;
@@ -73,7 +86,7 @@ public:
   explicit SplitGuard(GuardSettings Settings = {}) : Settings(Settings) {}
 
   // Whether the next decision needs the launch's bytes priced (only a kernel's first launch).
-  bool needsPrice() const { return Decided == 0; }
+  bool needsPrice() const;
   // Mode of the next launch of Work work-items. Bytes is required when needsPrice().
   Decision decide(double Work, const std::optional<PricedBytes> &Bytes);
   // What a decided launch cost, host preparation to its end (seconds).
@@ -107,6 +120,8 @@ private:
   double Regret = 0.0;
   CostModel Warm[2], Cold[2];
   CostModel InferredWhole;
+  CostModel PricedSplit; // a split's price, while no split was measured
+  bool ProbeDue = false; // the next settled launch may probe: price it
 };
 
 } // namespace libsplit::planner
