@@ -17,12 +17,13 @@ namespace {
 template <typename Fn>
 cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *WaitList,
                cl_event *EventOut, bool Blocking, Fn Body, CommandOrder Order = CommandOrder::Free,
-               bool FinishAnyway = false, bool RunHere = false) {
+               bool FinishAnyway = false, bool RunHere = false, bool BehindLaunches = false) {
   std::vector<std::shared_ptr<Event>> Dependencies;
   if (cl_int Error = resolveWaitList(NumWait, WaitList, Q.context(), Dependencies);
       Error != CL_SUCCESS)
     return Error;
-  auto Done = Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order, RunHere);
+  auto Done =
+      Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order, RunHere, BehindLaunches);
   cl_int Result = CL_SUCCESS;
   if ((Blocking || FinishAnyway) && Done->status() > CL_COMPLETE)
     Q.finishHere(Done.get()); // what it waits behind completes on this thread, as it would
@@ -494,12 +495,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   LIBSPLIT_CHECK(!K->snapshotArgs(R.Args), CL_INVALID_MEM_OBJECT);
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();
+  const bool RunHere = Keep->lastLaunchLeftRunning();
+  const bool WholeSettled = RunHere && runsWholeNext(*Q, *Keep, R);
   return enqueue(
       *Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
-      [Keep, QueueKeep, R](libsplit::Event &Done) {
-        return executeLaunch(*QueueKeep, *Keep, R, Done);
+      [Keep, QueueKeep, R, WholeSettled](libsplit::Event &Done) {
+        return executeLaunch(*QueueKeep, *Keep, R, Done, WholeSettled);
       },
-      CommandOrder::Free, false, Keep->lastLaunchLeftRunning());
+      CommandOrder::Free, false, RunHere, WholeSettled);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueTask(cl_command_queue QueueHandle, cl_kernel KernelHandle,

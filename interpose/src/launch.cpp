@@ -492,7 +492,22 @@ const char *purposeName(balancer::LaunchPurpose P) {
 
 } // namespace
 
-cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &Done) {
+static double workItems(const LaunchRequest &R) {
+  double Work = 1.0;
+  for (cl_uint D = 0; D < R.WorkDim; ++D)
+    Work *= static_cast<double>(R.Global[D]);
+  return Work;
+}
+
+bool runsWholeNext(Queue &Q, Kernel &K, const LaunchRequest &Request) {
+  if (!runtime().planner().guarding() || Q.context().splitDevices().size() < 2)
+    return false;
+  std::string Why;
+  return K.splitFacts(Why) && K.splitGuard(Q.exec().Index)->settledWhole(workItems(Request));
+}
+
+cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &Done,
+                     bool WholeSettled) {
   (void)Done;
   Context &C = Q.context();
   Runtime &RT = runtime();
@@ -575,9 +590,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   // and running whole on the app's device cost it so far, at every NDRange size.
   const std::shared_ptr<GuardSlot> Guard =
       RT.planner().guarding() ? K.splitGuard(Q.exec().Index) : nullptr;
-  double Work = 1.0;
-  for (cl_uint D = 0; D < Request.WorkDim; ++D)
-    Work *= static_cast<double>(Request.Global[D]);
+  const double Work = workItems(Request);
   std::optional<planner::Decision> Plan;
   auto guardedWhole = [&](const planner::Decision &D) {
     if (RT.log().enabled(config::DebugCategory::Split))
@@ -589,8 +602,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     return whole("running it whole measured cheaper than splitting it (LIBSPLIT_SPLIT=auto)", false,
                  GuardNote{Guard, D.Launch, Work}, D.Settled);
   };
-  if (Guard && !Guard->needsPrice()) {
-    Plan = Guard->decide(Work, std::nullopt);
+  if (Guard && (WholeSettled || !Guard->needsPrice())) {
+    Plan = WholeSettled ? Guard->decideWhole(Work) : Guard->decide(Work, std::nullopt);
     if (Plan->Launch.Run == planner::Mode::Whole)
       return guardedWhole(*Plan);
   }

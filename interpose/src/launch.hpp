@@ -18,7 +18,14 @@ struct LaunchRequest {
   std::vector<KernelArg> Args;
 };
 
-// Runs on the queue's executor thread.
-cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &Done);
+// Runs on the queue's executor thread, or on the app's (Queue::enqueue). WholeSettled: the launch
+// was promised to run whole on the app's device (runsWholeNext said so at the call).
+cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &Done,
+                     bool WholeSettled = false);
+
+// Whether the split guard has settled K's launches from Q on running whole on Q's device, with
+// no probe or measurement due at this launch: it may then start on the app's thread behind
+// unfinished launches, as where nothing splits.
+bool runsWholeNext(Queue &Q, Kernel &K, const LaunchRequest &Request);
 
 } // namespace libsplit

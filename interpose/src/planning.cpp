@@ -22,6 +22,16 @@ void GuardSlot::observeInferredWhole(double Work, double Seconds) {
   Guard.observeInferredWhole(Work, Seconds);
 }
 
+bool GuardSlot::settledWhole(double Work) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Guard.settledWhole(Work);
+}
+
+planner::Decision GuardSlot::decideWhole(double Work) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Guard.decideWhole(Work);
+}
+
 LaunchPlanner::LaunchPlanner(const config::Config &Settings)
     : Guarding(Settings.Split == config::SplitPolicy::Auto &&
                Settings.Balancer != config::BalancerKind::Uniform &&

@@ -36,7 +36,7 @@ Queue::~Queue() {
 
 std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
                                       std::vector<std::shared_ptr<Event>> WaitFor, CommandBody Body,
-                                      CommandOrder Order, bool RunHere) {
+                                      CommandOrder Order, bool RunHere, bool BehindLaunches) {
   auto Done =
       Event::create(Owner, shared_from_this(), Type, (Properties & CL_QUEUE_PROFILING_ENABLE) != 0);
   {
@@ -53,14 +53,16 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     // the call and the devices, while the executor completes earlier ones; its completion stays
     // with the executor. Where launches split, only with no launch unfinished: the balancer
     // hears of every earlier one first (executeLaunch), which must neither hold the app up nor
-    // run the app's callbacks inside its call. A read, only with nothing unfinished: a build
-    // that also started it here behind unfinished launches (and started a kernel's first
+    // run the app's callbacks inside its call, unless the launch will run whole (the planner
+    // settled its kernel on one device: BehindLaunches). A read, only with nothing unfinished: a
+    // build that also started it here behind unfinished launches (and started a kernel's first
     // launch here where nothing splits) ran conv2d on an H200 at 1.13x native against 1.01x
     // (9 rounds each); which of the two cost it was not measured apart.
     const bool Launch = Type == CL_COMMAND_NDRANGE_KERNEL || Type == CL_COMMAND_TASK;
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
         State->Commands.empty() && State->Later.size() + 1 < MaxUnfinished &&
-        (State->Later.empty() || (Launch && Owner->splitDevices().size() < 2))) {
+        (State->Later.empty() ||
+         (Launch && (BehindLaunches || Owner->splitDevices().size() < 2)))) {
       State->Busy = true;
       Lock.unlock();
       runCommand(*State, Next, true);

@@ -55,10 +55,12 @@ public:
   const std::vector<cl_queue_properties> &appProperties() const { return AppProperties; }
 
   // Enqueues a command; returns its event (never null). RunHere: the body may run on the
-  // calling thread when the queue is idle (see enqueue).
+  // calling thread when the queue is idle (see enqueue). BehindLaunches: a launch that will run
+  // whole on one device, like every launch where nothing splits: it may start there behind
+  // unfinished launches too.
   std::shared_ptr<Event> enqueue(cl_command_type Type, std::vector<std::shared_ptr<Event>> WaitFor,
                                  CommandBody Body, CommandOrder Order = CommandOrder::Free,
-                                 bool RunHere = false);
+                                 bool RunHere = false, bool BehindLaunches = false);
   // Waits for every command enqueued so far.
   cl_int finish();
   // Called by an app thread about to wait for Until (every command when null): waits for the

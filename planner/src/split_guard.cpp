@@ -146,6 +146,16 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
                Work);
 }
 
+bool SplitGuard::settledWhole(double Work) const {
+  return Stage == Phase::Settled && Planned.empty() && Current == Mode::Whole && !needsPrice() &&
+         LaunchesSinceProbe + 1 <= ProbeInterval && better(Work, Current) == Mode::Whole;
+}
+
+Decision SplitGuard::decideWhole(double Work) {
+  ++LaunchesSinceProbe;
+  return issue(Mode::Whole, true, "running whole is the cheaper", Work);
+}
+
 void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
   std::optional<double> Best;
   for (Mode M : {Mode::Split, Mode::Whole})

@@ -89,6 +89,13 @@ public:
   bool needsPrice() const;
   // Mode of the next launch of Work work-items. Bytes is required when needsPrice().
   Decision decide(double Work, const std::optional<PricedBytes> &Bytes);
+  // Whether the next launch of Work work-items runs whole with nothing left to measure or probe
+  // (the caller may then start it where a split could not start: on the app's thread behind
+  // unfinished launches). The state may change before that launch is decided (a measurement
+  // arrives): decideWhole then keeps the promise.
+  bool settledWhole(double Work) const;
+  // A settled whole launch, decided by settledWhole's answer.
+  Decision decideWhole(double Work);
   // What a decided launch cost, host preparation to its end (seconds).
   void observe(const Ticket &Launch, double Work, double Seconds);
   // A split launch's estimate of what the app's device alone would have taken (its slice's
