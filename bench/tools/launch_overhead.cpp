@@ -3,9 +3,11 @@
 // executor, planning and worker hand-offs), the devices' own launch latency being in both.
 //
 //   launch_overhead [--device P:D] [--launches N] [--global G] [--local L] [--sync each|end]
-//                   [--event 0|1] [--profiling 0|1]
+//                   [--event 0|1] [--profiling 0|1] [--buffer-mib M]
 // --event 1 asks for an event per launch (released at once) and --profiling 1 makes a profiling
-// queue: natively, what libsplit's own launches cost the driver (it does both).
+// queue: natively, what libsplit's own launches cost the driver (it does both). --buffer-mib
+// makes the kernel's buffer argument that large (written once before the launches), to see
+// whether a launch's host cost depends on the size of the buffers it names.
 #include "common/app_common.hpp"
 
 #include <algorithm>
@@ -20,7 +22,7 @@ __kernel void empty(__global int *unused, int n) {
 int main(int argc, char **argv) {
   app::Options Opts(argc, argv,
                     "[--launches N] [--global G] [--local L] [--sync each|end] [--warmup N] "
-                    "[--event 0|1] [--profiling 0|1]");
+                    "[--event 0|1] [--profiling 0|1] [--buffer-mib M]");
   const long Launches = Opts.integer("launches", 2000);
   const size_t Global = static_cast<size_t>(Opts.integer("global", 1024));
   const size_t Local = static_cast<size_t>(Opts.integer("local", 64));
@@ -28,6 +30,8 @@ int main(int argc, char **argv) {
   const bool SyncEach = Opts.text("sync", "end") == "each";
   const bool WithEvent = Opts.integer("event", 0) != 0;
   const bool Profiling = Opts.integer("profiling", 0) != 0;
+  const size_t BufferBytes =
+      std::max<size_t>(sizeof(int), static_cast<size_t>(Opts.integer("buffer-mib", 0)) << 20);
 
   app::DeviceChoice Choice = app::pickDevice(Opts);
   cl_int Err = CL_SUCCESS;
@@ -36,8 +40,13 @@ int main(int argc, char **argv) {
   cl_command_queue Queue =
       clCreateCommandQueue(Context, Choice.Device, Profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &Err);
   CL_CHECK_ERR(Err, "clCreateCommandQueue");
-  cl_mem Unused = clCreateBuffer(Context, CL_MEM_READ_WRITE, sizeof(int), nullptr, &Err);
+  cl_mem Unused = clCreateBuffer(Context, CL_MEM_READ_WRITE, BufferBytes, nullptr, &Err);
   CL_CHECK_ERR(Err, "clCreateBuffer");
+  if (BufferBytes > sizeof(int)) {
+    const std::vector<char> Zeros(BufferBytes, 0);
+    CL_CHECK(clEnqueueWriteBuffer(Queue, Unused, CL_TRUE, 0, BufferBytes, Zeros.data(), 0, nullptr,
+                                  nullptr));
+  }
   cl_program Program = app::buildProgram(Context, Choice.Device, KernelSource, "");
   cl_kernel Kernel = clCreateKernel(Program, "empty", &Err);
   CL_CHECK_ERR(Err, "clCreateKernel");

@@ -91,7 +91,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
                                     Settings.SplitFixedSeconds);
       if (*PricedSplit.predict(Work) < *Whole * (1.0 - Settings.SwitchGain)) {
         Stage = Phase::Settled;
-        ProbeInterval = Settings.FirstProbeInterval;
+        ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
         LaunchesSinceProbe = 0;
         SecondsSinceProbe = 0.0;
         ProbeDue = false;
@@ -112,19 +112,18 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       }
     }
     Stage = Phase::Settled;
-    ProbeInterval = Settings.FirstProbeInterval;
+    ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
     Current = better(Work, Current);
   }
 
   const Mode Best = better(Work, Current);
   if (Best != Current) {
     Current = Best;
-    ProbeInterval = Settings.FirstProbeInterval;
+    ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
     LaunchesSinceProbe = 0;
     SecondsSinceProbe = 0.0;
   }
-  ProbeDue = LaunchesSinceProbe + 1 >= ProbeInterval;
-  if (++LaunchesSinceProbe > ProbeInterval) {
+  if (++LaunchesSinceProbe > NextProbeCheck) {
     const Mode Other = otherThan(Current);
     const std::optional<double> Here = predict(Current, Work), There = predict(Other, Work);
     // Two launches the other way, and coming back: a first launch after a switch gathers what
@@ -136,11 +135,16 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     if (Loss <= Settings.ProbeBudget * SecondsSinceProbe) {
       LaunchesSinceProbe = 0;
       SecondsSinceProbe = 0.0;
-      ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
+      ProbeInterval = NextProbeCheck = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
       Planned = {Other};
       return issue(Other, false, "probing the other way", Work);
     }
+    // Not within the budget yet: asked again after a doubled interval (each question may price
+    // a split, which costs that launch its full planning).
+    ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
+    NextProbeCheck = LaunchesSinceProbe + ProbeInterval;
   }
+  ProbeDue = LaunchesSinceProbe + 1 > NextProbeCheck;
   return issue(Current, true,
                Current == Mode::Split ? "the split is the cheaper" : "running whole is the cheaper",
                Work);
@@ -148,7 +152,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
 
 bool SplitGuard::settledWhole(double Work) const {
   return Stage == Phase::Settled && Planned.empty() && Current == Mode::Whole && !needsPrice() &&
-         LaunchesSinceProbe + 1 <= ProbeInterval && better(Work, Current) == Mode::Whole;
+         LaunchesSinceProbe + 1 <= NextProbeCheck && better(Work, Current) == Mode::Whole;
 }
 
 Decision SplitGuard::decideWhole(double Work) {

@@ -123,6 +123,7 @@ private:
   std::uint64_t SplitLaunches = 0, WholeLaunches = 0;
   unsigned ProbeInterval = 0;
   std::uint64_t LaunchesSinceProbe = 0;
+  std::uint64_t NextProbeCheck = 0; // LaunchesSinceProbe at which a probe is considered
   double SecondsSinceProbe = 0.0;
   double Regret = 0.0;
   CostModel Warm[2], Cold[2];
