@@ -33,9 +33,10 @@ enum class UploadMode { Auto, AtWrite, AtLaunch };
 inline constexpr std::array<std::string_view, 3> UploadNames = {"auto", "at-write", "at-launch"};
 
 // Whether a launch that can split does: auto = the planner's split guard decides from measured
-// costs (LIBSPLIT_BALANCER=uniform or static: always); always = every launch that can.
-enum class SplitPolicy { Auto, Always };
-inline constexpr std::array<std::string_view, 2> SplitPolicyNames = {"auto", "always"};
+// costs (LIBSPLIT_BALANCER=uniform or static: always); always = every launch that can;
+// alternate = for testing, every other launch of a kernel runs whole on the app's device.
+enum class SplitPolicy { Auto, Always, Alternate };
+inline constexpr std::array<std::string_view, 3> SplitPolicyNames = {"auto", "always", "alternate"};
 
 // The split of a launch the adaptive balancers have not measured yet.
 enum class FirstSplitMode { ByType, Uniform };

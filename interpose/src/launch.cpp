@@ -448,12 +448,14 @@ bool canRun(Kernel &K, ExecDevice &Device, const LaunchRequest &R, std::string &
 // lacks, twice those that only another device holds (they come through the host), plus, for a
 // merged buffer, what each slice sends back.
 planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
-                                const std::vector<Slice> &Slices, ExecDevice &Home) {
+                                const std::vector<Slice> &Slices, ExecDevice &Home,
+                                bool SeparateHardware) {
   auto cost = [](Buffer &Root, const RangeSet &Lacking) {
     return static_cast<double>(Lacking.totalBytes() + Root.missingOnHost(Lacking).totalBytes());
   };
   std::vector<double> PerSlice(Slices.size(), 0.0);
   planner::PricedBytes Bytes;
+  Bytes.SharedHardware = !SeparateHardware;
   for (const auto &[Root, P] : Plans) {
     if (Root->neverWritten() && !P.Merge)
       continue; // undefined contents travel nowhere
@@ -771,7 +773,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   // A kernel's first launch, or one that never split: the guard weighs what the split would move
   // (and, once a whole launch was measured, take) against running whole on the app's device.
   if (Guard && !Plan) {
-    Plan = Guard->decide(Work, priceBytes(Plans, Slices, Q.exec()));
+    Plan = Guard->decide(Work, priceBytes(Plans, Slices, Q.exec(), SeparateHardware));
     if (Plan->Launch.Run == planner::Mode::Whole)
       return guardedWhole(*Plan);
   }

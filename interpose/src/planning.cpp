@@ -4,12 +4,18 @@ namespace libsplit {
 
 bool GuardSlot::needsPrice() {
   std::lock_guard<std::mutex> Lock(Mutex);
-  return Guard.needsPrice();
+  return !Alternate && Guard.needsPrice();
 }
 
 planner::Decision GuardSlot::decide(double Work, const std::optional<planner::PricedBytes> &Bytes) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  return Guard.decide(Work, Bytes);
+  if (!Alternate)
+    return Guard.decide(Work, Bytes);
+  planner::Decision D;
+  D.Launch.Run = NextSplits ? planner::Mode::Split : planner::Mode::Whole;
+  D.Why = "LIBSPLIT_SPLIT=alternate";
+  NextSplits = !NextSplits;
+  return D;
 }
 
 void GuardSlot::observe(const planner::Ticket &Launch, double Work, double Seconds) {
@@ -24,7 +30,7 @@ void GuardSlot::observeInferredWhole(double Work, double Seconds) {
 
 bool GuardSlot::settledWhole(double Work) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  return Guard.settledWhole(Work);
+  return !Alternate && Guard.settledWhole(Work);
 }
 
 planner::Decision GuardSlot::decideWhole(double Work) {
@@ -33,16 +39,18 @@ planner::Decision GuardSlot::decideWhole(double Work) {
 }
 
 LaunchPlanner::LaunchPlanner(const config::Config &Settings)
-    : Guarding(Settings.Split == config::SplitPolicy::Auto &&
-               Settings.Balancer != config::BalancerKind::Uniform &&
-               Settings.Balancer != config::BalancerKind::Static) {}
+    : Guarding(Settings.Split == config::SplitPolicy::Alternate ||
+               (Settings.Split == config::SplitPolicy::Auto &&
+                Settings.Balancer != config::BalancerKind::Uniform &&
+                Settings.Balancer != config::BalancerKind::Static)),
+      Alternate(Settings.Split == config::SplitPolicy::Alternate) {}
 
 std::shared_ptr<GuardSlot> LaunchPlanner::guardFor(const std::string &Kernel,
                                                    std::size_t AppDevice) {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::shared_ptr<GuardSlot> &Slot = Guards[{Kernel, AppDevice}];
   if (!Slot)
-    Slot = std::make_shared<GuardSlot>();
+    Slot = std::make_shared<GuardSlot>(Alternate);
   return Slot;
 }
 

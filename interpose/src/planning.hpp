@@ -18,6 +18,8 @@ namespace libsplit {
 // whichever thread completes them).
 class GuardSlot {
 public:
+  // Alternate: LIBSPLIT_SPLIT=alternate, split and whole launches in turn instead of the guard.
+  explicit GuardSlot(bool Alternate = false) : Alternate(Alternate) {}
   bool needsPrice();
   planner::Decision decide(double Work, const std::optional<planner::PricedBytes> &Bytes);
   void observe(const planner::Ticket &Launch, double Work, double Seconds);
@@ -28,6 +30,8 @@ public:
 private:
   std::mutex Mutex;
   planner::SplitGuard Guard;
+  bool Alternate;
+  bool NextSplits = true;
 };
 
 class LaunchPlanner {
@@ -44,6 +48,7 @@ public:
 private:
   std::mutex Mutex;
   bool Guarding;
+  bool Alternate;
   std::map<std::pair<std::string, std::size_t>, std::shared_ptr<GuardSlot>> Guards;
 };
 

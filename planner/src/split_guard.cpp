@@ -25,8 +25,10 @@ std::optional<double> SplitGuard::predict(Mode M, double Work) const {
   const int I = indexOf(M);
   if (Warm[I].samples())
     return Warm[I].predict(Work);
-  if (M == Mode::Split && !Cold[I].samples() && PricedSplit.samples())
-    return PricedSplit.predict(Work);
+  // Priced relative to the whole launch, so the price follows the whole launch's measurements.
+  if (M == Mode::Split && !Cold[I].samples() && Priced)
+    if (const std::optional<double> Whole = predict(Mode::Whole, Work))
+      return *Whole * Priced->Share + Priced->ExtraSeconds;
   // A first whole launch after splits also gathers what the other devices wrote: the app's
   // device's own slice says more about its time alone.
   if (M == Mode::Whole && InferredWhole.samples())
@@ -61,12 +63,15 @@ Decision SplitGuard::issue(Mode M, bool Settled, std::string Why, double Work) {
 Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes) {
   if (Stage == Phase::First) {
     Stage = Phase::Exploring;
-    const bool Cheap = !Bytes || Bytes->Split <= Bytes->Whole + Settings.ColdSlackBytes;
+    const bool Cheap = !Bytes || (!Bytes->SharedHardware &&
+                                  Bytes->Split <= Bytes->Whole + Settings.ColdSlackBytes);
     Current = Cheap ? Mode::Split : Mode::Whole;
     Planned = {Current}; // one more the same way: a measurement without first-launch costs
     return issue(Current, false,
                  Cheap ? "first launch: the split moves no more data than the launch whole"
-                       : "first launch: the split would move more data than the launch whole",
+                 : Bytes && Bytes->SharedHardware
+                     ? "first launch: the devices share hardware, the app's alone runs it first"
+                     : "first launch: the split would move more data than the launch whole",
                  Work);
   }
   // A first split far slower than the app's device alone would be is not measured again.
@@ -86,10 +91,9 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   // A split never measured, priced from the whole launch's time.
   if (Bytes && Current == Mode::Whole && !Warm[0].samples() && !Cold[0].samples()) {
     if (const std::optional<double> Whole = predict(Mode::Whole, Work)) {
-      PricedSplit.observe(Work, *Whole * Bytes->LargestShare +
-                                    Bytes->Split / Settings.LinkBytesPerSecond +
-                                    Settings.SplitFixedSeconds);
-      if (*PricedSplit.predict(Work) < *Whole * (1.0 - Settings.SwitchGain)) {
+      Priced = Price{Bytes->SharedHardware ? 1.0 : Bytes->LargestShare,
+                     Bytes->Split / Settings.LinkBytesPerSecond + Settings.SplitFixedSeconds};
+      if (*predict(Mode::Split, Work) < *Whole * (1.0 - Settings.SwitchGain)) {
         Stage = Phase::Settled;
         ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
         LaunchesSinceProbe = 0;

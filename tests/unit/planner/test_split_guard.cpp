@@ -261,3 +261,22 @@ TEST_CASE("a kernel settled on running whole is priced only now and then", "[pla
   CHECK(Priced <= 12); // the first launches, then at doubling intervals
   CHECK(SettledWhole >= 4000 - 2 * Priced - 8);
 }
+
+TEST_CASE("devices that share hardware: the first launch runs whole, a split is only measured",
+          "[planner][guard]") {
+  // PoCL's basic and pthread on two cores: nothing moves, but a split cannot beat pthread alone,
+  // which already uses both cores; EP's ten launches.
+  Scenario S;
+  S.FirstBytes = PricedBytes{0.0, 0.0, 0.5, true};
+  S.Priced = [](double) { return PricedBytes{0.0, 0.0, 0.5, true}; };
+  S.Cost = [](Mode M, bool Cold, double) {
+    return (M == Mode::Split ? 36e-3 : 28e-3) + (Cold && M == Mode::Split ? 0.2 : 0.0);
+  };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e6, 10));
+  CHECK(R.Split == 0);
+  SplitGuard Longer; // over a longer run, a probe measures the split now and then
+  const Run L = run(Longer, S, repeated(1e6, 2000));
+  CHECK(L.Split >= 2);
+  CHECK(L.Seconds <= 1.02 * L.AllWhole);
+}

@@ -9,16 +9,16 @@
 //
 // A kernel's first launch has no measurement: it splits unless the split would move more bytes
 // than running whole on the app's device (PricedBytes, from the regions and the validity
-// state). A kernel that ran whole and never split is priced: the whole launch's time shared
-// out, plus the bytes the split would move over an assumed link; it splits when that is cheaper
-// (a compute-bound kernel whose first launch ran whole because its outputs' old contents lay on
-// the app's device only), and from then on its measurements decide. One more launch the same way
-// gives a measurement that leaves out first-launch costs (compilation inside the first launch on
-// PoCL, data moving once). A split that clearly beats what the app's device alone would take
-// (inferred from its own slice, on devices that share no hardware) is kept; otherwise two launches
-// run whole, and from then on the cheaper way runs. The other way is measured again (two launches)
-// after 16, 32, ... 1024 launches, and only when what it is predicted to lose fits in ProbeBudget
-// of the time since the last probe.
+// state), or the devices share hardware. A kernel that ran whole and never split is priced: the
+// whole launch's time shared out, plus the bytes the split would move over an assumed link; it
+// splits when that is cheaper (a compute-bound kernel whose first launch ran whole because its
+// outputs' old contents lay on the app's device only), and from then on its measurements decide.
+// One more launch the same way gives a measurement that leaves out first-launch costs (compilation
+// inside the first launch on PoCL, data moving once). A split that clearly beats what the app's
+// device alone would take (inferred from its own slice, on devices that share no hardware) is kept;
+// otherwise two launches run whole, and from then on the cheaper way runs. The other way is
+// measured again (two launches) after 16, 32, ... 1024 launches, and only when what it is predicted
+// to lose fits in ProbeBudget of the time since the last probe.
 //
 // Pure: no OpenCL, no clock. Thread safety: none inside; the caller serializes calls.
 //
@@ -46,6 +46,10 @@ struct PricedBytes {
   double Whole = 0.0;
   // The largest slice's part of the work (its kernel time, at the whole launch's rate).
   double LargestShare = 1.0;
+  // The devices share hardware (two CPU runtimes on the same cores): a split cannot be expected
+  // to run faster than the app's device alone, only measured to. A kernel's first launch then
+  // runs whole, as natively, and a split is priced at the whole launch's time.
+  bool SharedHardware = false;
 };
 
 struct GuardSettings {
@@ -128,7 +132,13 @@ private:
   double Regret = 0.0;
   CostModel Warm[2], Cold[2];
   CostModel InferredWhole;
-  CostModel PricedSplit; // a split's price, while no split was measured
+  // A split's price while no split was measured: the whole launch's time times Share, plus
+  // ExtraSeconds (its bytes over the assumed link, the fixed cost of a split launch).
+  struct Price {
+    double Share = 1.0;
+    double ExtraSeconds = 0.0;
+  };
+  std::optional<Price> Priced;
   bool ProbeDue = false; // the next settled launch may probe: price it
 };
 
