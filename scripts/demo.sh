@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 export POCL_DEVICES="basic pthread"
 
 echo "== native: $(basename "$app") ${args[*]} on one device"
-"$app" --device 0:1 "${args[@]}" --output "$work/native.out"
+"$app" --device 0:1 "${args[@]}" --output "$work/native.out" | tee "$work/native.log"
 
 echo
 echo "== the same command under LD_PRELOAD=$build/lib/libsplit.so"
@@ -25,12 +25,22 @@ echo "   (LIBSPLIT_DEBUG=split: one line per launch; LIBSPLIT_SUMMARY=1: totals 
 echo "   LIBSPLIT_TUNING=off: start from scratch rather than from a split saved by an earlier run)"
 LIBSPLIT_DEBUG=split LIBSPLIT_SUMMARY=1 LIBSPLIT_TUNING=off LIBSPLIT_TRACE="$work/trace.jsonl" \
   LD_PRELOAD="$build/lib/libsplit.so" "$app" --device 0:1 "${args[@]}" --output "$work/split.out" \
-  2>&1 | sed -E "s/(basic|pthread)-[^=']*/\1/g" # PoCL's names go on with the CPU's model
-# A launch record lists one entry per device that ran a slice of it.
+  2>&1 | sed -E "s/(basic|pthread)-[^=']*/\1/g" | tee "$work/split.log" # PoCL's names go on with the CPU's model
+# A launch record lists one entry per device that ran a slice of it; "split":false marks a launch
+# that ran whole on the app's device.
 both=$(grep -c '"name":.*"name":' "$work/trace.jsonl" || true)
-echo "   $both of $(wc -l <"$work/trace.jsonl") launches ran on both devices; the others on one (the"
-echo "   balancer drops a device, or measures one alone, when that is faster on this machine)"
+whole=$(grep -c '"split":false' "$work/trace.jsonl" || true)
+echo "   $both of $(wc -l <"$work/trace.jsonl") launches ran on both devices, $whole whole on the app's"
+echo "   device: the planner splits a kernel only while splitting measures faster than running it"
+echo "   whole (on these two CPU devices, which share the machine's 2 cores, it rarely is)"
 
 echo
 echo "== outputs"
 "$build/tests/e2e/compare_outputs" f32 0 "$work/native.out" "$work/split.out" --exact
+
+# The app's own timer (its stopwatch around the launches and the final read), both runs.
+seconds() { sed -n 's/.* in \([0-9.e+-]*\) s;.*/\1/p' "$1" | tail -1; }
+echo
+echo "== the app's own timer: native $(seconds "$work/native.log") s, under libsplit $(seconds "$work/split.log") s"
+echo "   (one run each; where the planner tries a split, PoCL compiles libsplit's partition-ready"
+echo "   kernels inside that launch)"

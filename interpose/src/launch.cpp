@@ -601,8 +601,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
                      D.PredictedSplit ? std::to_string(*D.PredictedSplit * 1e3) + " ms" : "?",
                      ", whole ",
                      D.PredictedWhole ? std::to_string(*D.PredictedWhole * 1e3) + " ms" : "?", ")");
-    return whole("running it whole measured cheaper than splitting it (LIBSPLIT_SPLIT=auto)", false,
-                 GuardNote{Guard, D.Launch, Work}, D.Settled);
+    return whole(
+        "the planner found running it whole cheaper than splitting it (LIBSPLIT_SPLIT=auto)", false,
+        GuardNote{Guard, D.Launch, Work}, D.Settled);
   };
   if (Guard && (WholeSettled || !Guard->needsPrice())) {
     Plan = WholeSettled ? Guard->decideWhole(Work) : Guard->decide(Work, std::nullopt);
