@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole runs as a user sees them (the "never slower" issue): each app natively on the first GPU,
 # then under libsplit with default settings on every device, then with LIBSPLIT_SPLIT=always
-# (every launch that can split does: libsplit before the planner's split guard). One CSV row per
+# (every launch that can split does: libsplit before the planner's split guard); CONFIGS may add
+# gpus (LIBSPLIT_DEVICES=gpu) and disabled (LIBSPLIT_DISABLE=1: the preload alone). One CSV row per
 # run: app, arguments, configuration, the app's own timer, the process wall time, exit status.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
@@ -32,6 +33,8 @@ while IFS='|' read -r app args; do
     native) ;;
     default) env=(LD_PRELOAD=$pack/lib/libsplit.so) ;;
     always) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_SPLIT=always) ;;
+    gpus) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu) ;;
+    disabled) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DISABLE=1) ;;
     esac
     start=$EPOCHREALTIME
     log=$(env "${env[@]}" timeout "${RUN_TIMEOUT:-120}" "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" 2>&1)
