@@ -152,7 +152,7 @@ private:
   // Each splitting device gets the part of Ranges it is expected to use: what it needed at the
   // last split launch, or before any, its share of the buffer by the first split's weights
   // (slices follow device order, so a buffer laid out along the split dimension matches).
-  // Everything, when given, gets all of Ranges at the same time (the app's device, where the
+  // Everything, when given, gets all of Ranges with the others (the app's device, where the
   // planner may run a kernel whole).
   void sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything = nullptr);
   std::vector<RangeSet> ExpectedUse; // root buffers only; empty before a split launch

@@ -203,8 +203,9 @@ HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {
   if (Mine > 0.5 * Sum)
     return {&AppDevice, false};
   // The planner may run a kernel whole on the app's device (and does, on its first launch, when a
-  // split would move more than that): it then needs everything there, as natively. The other
-  // devices get their parts at the same time, over their own links.
+  // split would move more than that): it then needs everything there, as natively. A write
+  // straight from the app's memory goes there alone (Buffer::write); bytes libsplit holds on the
+  // host also go to the other devices' expected parts at the call.
   if (runtime().planner().guarding())
     return {&AppDevice, true};
   return {nullptr, true};

@@ -50,7 +50,7 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
 struct HostUpload {
   ExecDevice *AppDevice = nullptr; // all of it to the app's device, straight from its memory
   bool WhereUsed = false;          // each splitting device the part its slices are expected to use
-                                   // (with AppDevice: it gets everything, at the same time)
+                                   // (with AppDevice: it also gets everything)
 };
 
 class Context : public _cl_context, public RefCounted<Context> {
