@@ -25,7 +25,8 @@ echo "   (LIBSPLIT_DEBUG=split: one line per launch; LIBSPLIT_SUMMARY=1: totals 
 echo "   LIBSPLIT_TUNING=off: start from scratch rather than from a split saved by an earlier run)"
 LIBSPLIT_DEBUG=split LIBSPLIT_SUMMARY=1 LIBSPLIT_TUNING=off LIBSPLIT_TRACE="$work/trace.jsonl" \
   LD_PRELOAD="$build/lib/libsplit.so" "$app" --device 0:1 "${args[@]}" --output "$work/split.out" \
-  2>&1 | sed -E "s/(basic|pthread)-[^=']*/\1/g" | tee "$work/split.log" # PoCL's names go on with the CPU's model
+  2>&1 | perl -pe "s/(basic|pthread)-.*?(?=[=']| \(|\s*\$)/\$1/g" | tee "$work/split.log"
+# (PoCL's device names go on with the CPU's model: shortened to basic and pthread.)
 # A launch record lists one entry per device that ran a slice of it; "split":false marks a launch
 # that ran whole on the app's device.
 both=$(grep -c '"name":.*"name":' "$work/trace.jsonl" || true)

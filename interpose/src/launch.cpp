@@ -693,16 +693,6 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   if (Slices.empty())
     return whole("the balancer gave no device any work-group");
 
-  if (RT.log().enabled(config::DebugCategory::Split)) {
-    std::string Text;
-    for (const Slice &S : Slices)
-      Text += " " + S.Device->Name + "=[" + std::to_string(S.FirstGroup) + "," +
-              std::to_string(S.EndGroup) + ")";
-    RT.log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": ", Groups,
-                   " work-groups of dimension ", Dim, (Regions ? "" : ", regions unknown"),
-                   (atomicsCombined(*Facts, R) ? ", atomics combined" : ""), ":", Text,
-                   Plan ? " (" + Plan->Why + ")" : std::string());
-  }
 
   // Regions per root buffer and slice: from the summary where the compiler gave one, else the
   // whole buffer, written buffers then merged by diff against a snapshot.
@@ -777,6 +767,16 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
     Plan = Guard->decide(Work, priceBytes(Plans, Slices, Q.exec(), SeparateHardware));
     if (Plan->Launch.Run == planner::Mode::Whole)
       return guardedWhole(*Plan);
+  }
+  if (RT.log().enabled(config::DebugCategory::Split)) {
+    std::string Text;
+    for (const Slice &S : Slices)
+      Text += " " + S.Device->Name + "=[" + std::to_string(S.FirstGroup) + "," +
+              std::to_string(S.EndGroup) + ")";
+    RT.log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": ", Groups,
+                   " work-groups of dimension ", Dim, (Regions ? "" : ", regions unknown"),
+                   (atomicsCombined(*Facts, R) ? ", atomics combined" : ""), ":", Text,
+                   Plan ? " (" + Plan->Why + ")" : std::string());
   }
 
   // Nothing to merge, and one slice or a split the balancer holds: the kernels are left running

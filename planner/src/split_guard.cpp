@@ -92,7 +92,8 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   if (Bytes && Current == Mode::Whole && !Warm[0].samples() && !Cold[0].samples()) {
     if (const std::optional<double> Whole = predict(Mode::Whole, Work)) {
       Priced = Price{Bytes->SharedHardware ? 1.0 : Bytes->LargestShare,
-                     Bytes->Split / Settings.LinkBytesPerSecond + Settings.SplitFixedSeconds};
+                     Bytes->Split / Settings.LinkBytesPerSecond + Settings.SplitFixedSeconds,
+                     Bytes->SharedHardware};
       if (*predict(Mode::Split, Work) < *Whole * (1.0 - Settings.SwitchGain)) {
         Stage = Phase::Settled;
         ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
@@ -133,6 +134,9 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     // Two launches the other way, and coming back: a first launch after a switch gathers what
     // the other way left where it ran.
     double Loss = Here && There ? 2.0 * std::max(*There - *Here, 0.0) : 0.0;
+    if (Other == Mode::Split && Here && !Warm[0].samples() && !Cold[0].samples() && Priced &&
+        Priced->Shared)
+      Loss = std::max(Loss, 2.0 * *Here);
     const int Back = indexOf(Current);
     if (Cold[Back].samples() && Warm[Back].samples())
       Loss += std::max(*Cold[Back].predict(Work) - *Warm[Back].predict(Work), 0.0);

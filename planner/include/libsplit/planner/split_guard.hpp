@@ -137,6 +137,9 @@ private:
   struct Price {
     double Share = 1.0;
     double ExtraSeconds = 0.0;
+    // Priced for devices that share hardware: a guess that may be far off (contention), so a
+    // probe is budgeted as if the split took the launch's time twice over.
+    bool Shared = false;
   };
   std::optional<Price> Priced;
   bool ProbeDue = false; // the next settled launch may probe: price it
