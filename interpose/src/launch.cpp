@@ -756,6 +756,13 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
       for (size_t J = I + 1; J < Slices.size() && !P.Merge; ++J)
         if (!P.Write[I].intersection(P.Write[J]).empty())
           P.Merge = true;
+  // One slice (a device alone: the balancer's probe of it, or a split held on one device) writes
+  // in place what it writes, as a whole launch does: nothing to merge or combine.
+  if (Slices.size() == 1)
+    for (auto &[Root, P] : Plans) {
+      P.Merge = false;
+      P.Combine.clear();
+    }
   bool AnyDiffMerge = false, AnyCombine = false;
   for (auto &[Root, P] : Plans) {
     AnyDiffMerge |= P.Merge && P.Combine.empty();
