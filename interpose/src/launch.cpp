@@ -693,7 +693,6 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   if (Slices.empty())
     return whole("the balancer gave no device any work-group");
 
-
   // Regions per root buffer and slice: from the summary where the compiler gave one, else the
   // whole buffer, written buffers then merged by diff against a snapshot.
   std::vector<std::vector<analysis::ArgRegions>> Evaluated;
