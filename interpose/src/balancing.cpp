@@ -45,6 +45,12 @@ std::string applicationName() {
 
 } // namespace
 
+std::string tuningDirectory(const config::Config &Settings) {
+  if (Settings.Tuning == config::TuningMode::Off || Settings.CacheDir.empty())
+    return "";
+  return Settings.CacheDir + "/tuning/" + applicationName();
+}
+
 LaunchBalancer::LaunchBalancer(const config::Config &Settings)
     : Engine(configFromControls(Settings)) {}
 
@@ -96,11 +102,11 @@ std::optional<balancer::KeyTrace> LaunchBalancer::trace(const balancer::LaunchKe
 void LaunchBalancer::startTuning(const std::vector<std::string> &DeviceNames) {
   TuningStarted = true;
   Runtime &RT = runtime();
-  if (RT.config().Tuning == config::TuningMode::Off || RT.config().CacheDir.empty())
+  TuningDirectory = tuningDirectory(RT.config());
+  if (TuningDirectory.empty())
     return;
   for (const std::string &Name : DeviceNames)
     DeviceSignature += Name + ";";
-  TuningDirectory = RT.config().CacheDir + "/tuning/" + applicationName();
   balancer::WarmStartLoad Loaded = balancer::loadWarmStart(TuningDirectory, DeviceSignature);
   if (!Loaded.Error.empty())
     RT.log().info("tuning file ignored: ", Loaded.Error);

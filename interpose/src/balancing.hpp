@@ -13,6 +13,11 @@
 
 namespace libsplit {
 
+// Where the app's tuning lives (LIBSPLIT_CACHE_DIR/tuning/<the executable's path>), or "" when
+// LIBSPLIT_TUNING=off or there is no cache directory: the balancer's and the planner's warm
+// starts.
+std::string tuningDirectory(const config::Config &Settings);
+
 class LaunchBalancer {
 public:
   explicit LaunchBalancer(const config::Config &Settings);

@@ -502,7 +502,9 @@ static double workItems(const LaunchRequest &R) {
 }
 
 bool runsWholeNext(Queue &Q, Kernel &K, const LaunchRequest &Request) {
-  if (!runtime().planner().guarding() || Q.context().splitDevices().size() < 2)
+  // Before the warm start is loaded, a guard made here would miss it.
+  if (!runtime().planner().guarding() || !runtime().planner().tuningStarted() ||
+      Q.context().splitDevices().size() < 2)
     return false;
   std::string Why;
   return K.splitFacts(Why) && K.splitGuard(Q.exec().Index)->settledWhole(workItems(Request));
@@ -590,6 +592,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
 
   // The split guard (planner/): whether this kernel's launches split at all, from what splitting
   // and running whole on the app's device cost it so far, at every NDRange size.
+  if (RT.planner().guarding() && !RT.planner().tuningStarted()) {
+    std::string Signature;
+    for (const ExecDevice *D : Devices)
+      Signature += D->Name + ";";
+    RT.planner().startTuning(tuningDirectory(RT.config()), Signature, RT.log());
+  }
   const std::shared_ptr<GuardSlot> Guard =
       RT.planner().guarding() ? K.splitGuard(Q.exec().Index) : nullptr;
   const double Work = workItems(Request);

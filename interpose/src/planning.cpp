@@ -1,5 +1,9 @@
 #include "planning.hpp"
 
+#include "libsplit/planner/warm_start.hpp"
+
+#include <filesystem>
+
 namespace libsplit {
 
 bool GuardSlot::needsPrice() {
@@ -38,19 +42,74 @@ planner::Decision GuardSlot::decideWhole(double Work) {
   return Guard.decideWhole(Work);
 }
 
+std::optional<planner::GuardRecord> GuardSlot::record() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Alternate ? std::nullopt : Guard.record();
+}
+
+void GuardSlot::seed(const planner::GuardRecord &Record) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!Alternate)
+    Guard.seed(Record);
+}
+
 LaunchPlanner::LaunchPlanner(const config::Config &Settings)
     : Guarding(Settings.Split == config::SplitPolicy::Alternate ||
                (Settings.Split == config::SplitPolicy::Auto &&
                 Settings.Balancer != config::BalancerKind::Uniform &&
                 Settings.Balancer != config::BalancerKind::Static)),
-      Alternate(Settings.Split == config::SplitPolicy::Alternate) {}
+      Alternate(Settings.Split == config::SplitPolicy::Alternate),
+      SaveTuning(Settings.Tuning == config::TuningMode::Save) {}
+
+void LaunchPlanner::startTuning(const std::string &Directory, const std::string &Signature,
+                                config::Logger &Log) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (TuningStarted.load(std::memory_order_relaxed))
+    return;
+  TuningDirectory = Directory;
+  DeviceSignature = Signature;
+  if (!Directory.empty()) {
+    planner::GuardLoad Loaded = planner::loadGuards(Directory, Signature);
+    if (!Loaded.Error.empty())
+      Log.info("tuning file ignored: ", Loaded.Error);
+    for (planner::SavedGuard &G : Loaded.Guards)
+      Seeds[{G.Kernel, G.AppDevice}] = std::move(G.Record);
+    if (!Seeds.empty())
+      Log.info("warm start: ", Seeds.size(), " kernels' split decisions from ", Directory);
+  }
+  TuningStarted.store(true, std::memory_order_release);
+}
+
+void LaunchPlanner::saveTuning(config::Logger &Log) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!TuningStarted.load(std::memory_order_relaxed) || TuningDirectory.empty() || !SaveTuning)
+    return;
+  // What this run settled on, and what it loaded for kernels it did not launch.
+  std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Records = Seeds;
+  for (const auto &[Key, Slot] : Guards)
+    if (std::optional<planner::GuardRecord> Record = Slot->record())
+      Records[Key] = *Record;
+  if (Records.empty())
+    return;
+  std::vector<planner::SavedGuard> Saved;
+  for (auto &[Key, Record] : Records)
+    Saved.push_back({Key.first, Key.second, std::move(Record)});
+  std::error_code Ignored;
+  std::filesystem::create_directories(TuningDirectory, Ignored);
+  const std::string Error = planner::saveGuards(TuningDirectory, DeviceSignature, Saved);
+  if (!Error.empty())
+    Log.warn("cannot save the planner's tuning: ", Error);
+}
 
 std::shared_ptr<GuardSlot> LaunchPlanner::guardFor(const std::string &Kernel,
                                                    std::size_t AppDevice) {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::shared_ptr<GuardSlot> &Slot = Guards[{Kernel, AppDevice}];
-  if (!Slot)
+  if (!Slot) {
     Slot = std::make_shared<GuardSlot>(Alternate);
+    if (auto Seed = Seeds.find({Kernel, AppDevice}); Seed != Seeds.end())
+      Slot->seed(Seed->second);
+  }
   return Slot;
 }
 

@@ -4,8 +4,10 @@
 #pragma once
 
 #include "config/config.hpp"
+#include "config/log.hpp"
 #include "libsplit/planner/split_guard.hpp"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,6 +28,8 @@ public:
   void observeInferredWhole(double Work, double Seconds);
   bool settledWhole(double Work);
   planner::Decision decideWhole(double Work);
+  std::optional<planner::GuardRecord> record();
+  void seed(const planner::GuardRecord &Record);
 
 private:
   std::mutex Mutex;
@@ -45,10 +49,21 @@ public:
   // device index): kernel objects made again for the same kernel share it.
   std::shared_ptr<GuardSlot> guardFor(const std::string &Kernel, std::size_t AppDevice);
 
+  // Warm start (LIBSPLIT_TUNING): loads, once, what an earlier run's guards learnt on devices
+  // described by Signature, from Directory ("" when off); guards made from then on start from
+  // it. saveTuning (at exit) writes what this run's guards settled on (LIBSPLIT_TUNING=save).
+  bool tuningStarted() const { return TuningStarted.load(std::memory_order_acquire); }
+  void startTuning(const std::string &Directory, const std::string &Signature, config::Logger &Log);
+  void saveTuning(config::Logger &Log);
+
 private:
   std::mutex Mutex;
   bool Guarding;
   bool Alternate;
+  bool SaveTuning;
+  std::atomic<bool> TuningStarted{false};
+  std::string TuningDirectory, DeviceSignature;
+  std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Seeds;
   std::map<std::pair<std::string, std::size_t>, std::shared_ptr<GuardSlot>> Guards;
 };
 

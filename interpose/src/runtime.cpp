@@ -76,6 +76,7 @@ void Runtime::finish() {
     BackgroundIdle.wait(Lock, [this] { return Background == 0; });
   }
   Balance->saveTuning();
+  Planner->saveTuning(Logger);
   Recorder->flush();
   Spans->finish();
   std::string Summary = Recorder->summary();

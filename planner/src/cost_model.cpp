@@ -53,4 +53,17 @@ std::optional<double> CostModel::predict(double WorkItems) const {
   return Fixed + PerItem * WorkItems;
 }
 
+std::vector<std::pair<double, double>> CostModel::endpoints() const {
+  if (Ring.empty())
+    return {};
+  double Low = Ring.front().Work, High = Low;
+  for (const Sample &S : Ring) {
+    Low = std::min(Low, S.Work);
+    High = std::max(High, S.Work);
+  }
+  if (High <= Low * (1.0 + 1e-6))
+    return {{Low, *predict(Low)}};
+  return {{Low, *predict(Low)}, {High, *predict(High)}};
+}
+
 } // namespace libsplit::planner

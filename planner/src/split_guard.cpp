@@ -14,7 +14,7 @@ Mode otherThan(Mode M) { return M == Mode::Split ? Mode::Whole : Mode::Split; }
 const char *modeName(Mode M) { return M == Mode::Split ? "split" : "whole"; }
 
 bool SplitGuard::needsPrice() const {
-  if (Decided == 0)
+  if (Stage == Phase::First)
     return true;
   // A kernel that never split: price the split where the next decision may try it.
   return Current == Mode::Whole && !Warm[0].samples() && !Cold[0].samples() && Planned.empty() &&
@@ -177,6 +177,24 @@ void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
     Regret += std::max(Seconds - *Best, 0.0);
   (Launch.Cold ? Cold : Warm)[indexOf(Launch.Run)].observe(Work, Seconds);
   SecondsSinceProbe += Seconds;
+}
+
+std::optional<GuardRecord> SplitGuard::record() const {
+  if (Stage != Phase::Settled || !Warm[indexOf(Current)].samples())
+    return std::nullopt;
+  return GuardRecord{Current, Warm[0].endpoints(), Warm[1].endpoints()};
+}
+
+void SplitGuard::seed(const GuardRecord &Record) {
+  if (Stage != Phase::First)
+    return; // only a guard that decided nothing yet
+  Stage = Phase::Settled;
+  Current = LastIssued = Record.Run;
+  ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
+  for (const auto &[Work, Seconds] : Record.Split)
+    Warm[0].observe(Work, Seconds);
+  for (const auto &[Work, Seconds] : Record.Whole)
+    Warm[1].observe(Work, Seconds);
 }
 
 void SplitGuard::observeInferredWhole(double Work, double Seconds) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace libsplit::planner {
@@ -25,6 +26,9 @@ public:
   // line, whose intercept and slope are kept non-negative.
   std::optional<double> predict(double WorkItems) const;
   std::size_t samples() const { return Count; }
+  // The model at the smallest and the largest work it was measured at (one point when they
+  // coincide, none before a sample): observing them in a fresh model reproduces its prediction.
+  std::vector<std::pair<double, double>> endpoints() const;
 
 private:
   struct Sample {

@@ -76,6 +76,13 @@ struct Ticket {
   bool Cold = false; // the first launch this way since the other way ran (or ever)
 };
 
+// What a run learnt of a kernel, for the next run (warm start): the way it settled on and each
+// way's cost model as its end points (CostModel::endpoints).
+struct GuardRecord {
+  Mode Run = Mode::Whole;
+  std::vector<std::pair<double, double>> Split, Whole;
+};
+
 struct Decision {
   Ticket Launch;
   // False while the next decision needs this launch's measurement (first launches, probes): the
@@ -107,6 +114,11 @@ public:
   void observeInferredWhole(double Work, double Seconds);
 
   std::optional<double> predict(Mode M, double Work) const;
+
+  // Warm start: record() once the guard has settled (and measured the way it settled on);
+  // seed() makes a fresh guard start settled from a record, without first launches to learn.
+  std::optional<GuardRecord> record() const;
+  void seed(const GuardRecord &Record);
   std::uint64_t launches(Mode M) const { return M == Mode::Split ? SplitLaunches : WholeLaunches; }
   // Seconds the launches of this kernel took beyond what the cheaper way was predicted to take
   // (probes and first launches included): the cost of deciding.

@@ -1,0 +1,58 @@
+//===- warm_start.hpp - What the split guards learnt, across runs --------===//
+//
+// A later run of the same application starts each kernel's guard settled on the way an earlier
+// run settled on, with its cost models, instead of learning again from its first launches. The
+// file is text, in the directory the runtime chooses:
+//
+//   libsplit-planner-warm-start 1
+//   devices <signature hash>
+//   guard <kernel> <app device> split|whole <split points> <whole points>
+//
+// <signature hash> is the FNV-1a hash (16 hex digits) of the caller's description of the devices:
+// records made on other devices do not apply. <kernel> is the runtime's key of a kernel (its name
+// and its program's source key: no blanks). A model's points are "-" (none) or work:seconds
+// pairs joined by ',' (CostModel::endpoints), written so that they read back to the same
+// doubles. Blank lines and lines starting with '#' are ignored. The file is replaced atomically
+// (a temporary file in the same directory, then rename); one that does not parse is ignored as a
+// whole, with an error naming the line.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "libsplit/planner/split_guard.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace libsplit::planner {
+
+struct SavedGuard {
+  std::string Kernel;
+  std::size_t AppDevice = 0;
+  GuardRecord Record;
+};
+
+inline constexpr std::string_view GuardFileName = "planner-warm-start.txt";
+
+std::string formatGuards(std::string_view DeviceSignature, const std::vector<SavedGuard> &Guards);
+
+struct GuardLoad {
+  std::vector<SavedGuard> Guards;
+  std::string Error; // non-empty: the file was ignored, this says why
+};
+
+// Parses formatGuards' output; Origin names the text in error messages. A file made for other
+// devices gives no guards and no error.
+GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
+                      std::string_view Origin);
+
+// Returns an error message, empty on success.
+std::string saveGuards(const std::filesystem::path &Directory, std::string_view DeviceSignature,
+                       const std::vector<SavedGuard> &Guards);
+// A missing file gives no guards and no error.
+GuardLoad loadGuards(const std::filesystem::path &Directory, std::string_view DeviceSignature);
+
+} // namespace libsplit::planner

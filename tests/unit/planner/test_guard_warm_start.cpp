@@ -1,0 +1,81 @@
+// Warm start of the split guards: what a run settled on, saved and read back, and a guard that
+// starts from it.
+#include "libsplit/planner/warm_start.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace libsplit::planner;
+
+TEST_CASE("guard records read back as written", "[planner][warm]") {
+  std::vector<SavedGuard> Guards = {
+      {"jacobi2d_copy@5845d40bdb39b013", 0, {Mode::Whole, {}, {{4e6, 2e-5}}}},
+      {"lu_update@aa", 1, {Mode::Split, {{1e3, 1e-3}, {1e6, 0.1}}, {{1e3, 2e-3}, {1e6, 0.2}}}}};
+  const GuardLoad Load = parseGuards(formatGuards("NVIDIA H200;NVIDIA H200 #2;", Guards),
+                                     "NVIDIA H200;NVIDIA H200 #2;", "test");
+  REQUIRE(Load.Error.empty());
+  REQUIRE(Load.Guards.size() == 2);
+  CHECK(Load.Guards[0].Kernel == Guards[0].Kernel);
+  CHECK(Load.Guards[0].Record.Run == Mode::Whole);
+  CHECK(Load.Guards[0].Record.Split.empty());
+  CHECK(Load.Guards[0].Record.Whole == Guards[0].Record.Whole);
+  CHECK(Load.Guards[1].AppDevice == 1);
+  CHECK(Load.Guards[1].Record.Split == Guards[1].Record.Split);
+}
+
+TEST_CASE("records made on other devices do not apply", "[planner][warm]") {
+  const std::string Text = formatGuards("basic;pthread;", {{"k@1", 0, {Mode::Whole, {}, {}}}});
+  const GuardLoad Load = parseGuards(Text, "NVIDIA H200;", "test");
+  CHECK(Load.Error.empty());
+  CHECK(Load.Guards.empty());
+}
+
+TEST_CASE("a malformed file is ignored whole, with the line", "[planner][warm]") {
+  const std::string Good = formatGuards("d;", {{"k@1", 0, {Mode::Whole, {}, {{1e3, 1e-3}}}}});
+  CHECK(parseGuards("something else\n", "d;", "f").Error.find("f:1:") == 0);
+  const GuardLoad Bad = parseGuards(Good + "guard k@2 0 sideways - -\n", "d;", "f");
+  CHECK(Bad.Guards.empty());
+  CHECK(Bad.Error.find("f:4:") == 0);
+  CHECK(parseGuards(Good + "guard k@2 0 whole 1:x -\n", "d;", "f").Error.find("f:4:") == 0);
+  CHECK(parseGuards(Good + "guard k@2 0 whole -1:2 -\n", "d;", "f").Error.find("f:4:") == 0);
+}
+
+TEST_CASE("saved and loaded through a directory", "[planner][warm]") {
+  const auto Directory = std::filesystem::temp_directory_path() / "libsplit-test-guard-warm";
+  std::filesystem::remove_all(Directory);
+  std::filesystem::create_directories(Directory);
+  CHECK(loadGuards(Directory, "d;").Guards.empty()); // no file yet: nothing, no error
+  CHECK(
+      saveGuards(Directory, "d;", {{"k@1", 2, {Mode::Split, {{5.0, 1.0}}, {{5.0, 2.0}}}}}).empty());
+  const GuardLoad Load = loadGuards(Directory, "d;");
+  REQUIRE(Load.Guards.size() == 1);
+  CHECK(Load.Guards[0].AppDevice == 2);
+  std::filesystem::remove_all(Directory);
+}
+
+TEST_CASE("a settled guard's record starts the next run's guard settled", "[planner][warm]") {
+  // A short kernel whose split cost synchronisation: the first run learns to run it whole.
+  SplitGuard First;
+  CHECK_FALSE(First.record().has_value());
+  for (int I = 0; I < 20; ++I) {
+    std::optional<PricedBytes> Bytes;
+    if (First.needsPrice())
+      Bytes = PricedBytes{0.0, 0.0, 0.5};
+    const Decision D = First.decide(4e6, Bytes);
+    First.observe(D.Launch, 4e6, D.Launch.Run == Mode::Split ? 4.9e-3 : 70e-6);
+  }
+  const std::optional<GuardRecord> Record = First.record();
+  REQUIRE(Record.has_value());
+  CHECK(Record->Run == Mode::Whole);
+
+  SplitGuard Next;
+  Next.seed(*Record);
+  CHECK_FALSE(Next.needsPrice());
+  CHECK(Next.settledWhole(4e6));
+  const Decision D = Next.decide(4e6, std::nullopt);
+  CHECK(D.Launch.Run == Mode::Whole);
+  CHECK(D.Settled);
+  CHECK(*Next.predict(Mode::Split, 4e6) == Approx(*First.predict(Mode::Split, 4e6)));
+  CHECK(*Next.predict(Mode::Whole, 4e6) == Approx(*First.predict(Mode::Whole, 4e6)));
+}
