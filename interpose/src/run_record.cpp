@@ -51,6 +51,10 @@ RunRecorder::~RunRecorder() {
 }
 
 void RunRecorder::record(const LaunchRecord &L) {
+  // Nothing asked for the totals or the trace: a launch costs no lock or lookup here (set once
+  // at construction, so read without the lock).
+  if (!WantSummary && !Trace)
+    return;
   std::lock_guard<std::mutex> Lock(Mutex);
   const std::uint64_t Index = LaunchIndex++;
   KernelTotals &K = Kernels[L.Kernel];
