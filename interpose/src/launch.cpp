@@ -613,8 +613,20 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
         "the planner found running it whole cheaper than splitting it (LIBSPLIT_SPLIT=auto)", false,
         GuardNote{Guard, D.Launch, Work}, D.Settled);
   };
-  if (Guard && (WholeSettled || !Guard->needsPrice())) {
-    Plan = WholeSettled ? Guard->decideWhole(Work) : Guard->decide(Work, std::nullopt);
+  // Devices that share cores (PoCL's two CPU runtimes): the guard runs a first launch whole and
+  // prices a split at the whole launch's time whatever its bytes, so a launch it is to price
+  // needs no plan (the split devices' canRun, regions and proposal cost a short kernel more than
+  // its run).
+  const bool SharedCores = std::count_if(Devices.begin(), Devices.end(), [](const ExecDevice *D) {
+                             return (D->Type & CL_DEVICE_TYPE_CPU) != 0;
+                           }) > 1;
+  if (Guard && (WholeSettled || SharedCores || !Guard->needsPrice())) {
+    std::optional<planner::PricedBytes> Shared;
+    if (SharedCores) {
+      Shared = planner::PricedBytes();
+      Shared->SharedHardware = true;
+    }
+    Plan = WholeSettled ? Guard->decideWhole(Work) : Guard->decide(Work, Shared);
     if (Plan->Launch.Run == planner::Mode::Whole)
       return guardedWhole(*Plan);
   }
