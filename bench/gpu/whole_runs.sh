@@ -2,7 +2,8 @@
 # Whole runs as a user sees them (the "never slower" issue): each app natively on the first GPU,
 # then under libsplit with default settings on every device, then with LIBSPLIT_SPLIT=always
 # (every launch that can split does: libsplit before the planner's split guard); CONFIGS may add
-# gpus (LIBSPLIT_DEVICES=gpu) and disabled (LIBSPLIT_DISABLE=1: the preload alone). One CSV row per
+# gpus (LIBSPLIT_DEVICES=gpu), disabled (LIBSPLIT_DISABLE=1: the preload alone) and baseline (another
+# build's library, BASELINE_LIB, default settings: an A/B on one machine). One CSV row per
 # run: app, arguments, configuration, the app's own timer, the process wall time, exit status.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
@@ -35,6 +36,7 @@ while IFS='|' read -r app args; do
     always) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_SPLIT=always) ;;
     gpus) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu) ;;
     disabled) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DISABLE=1) ;;
+    baseline) env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB}) ;;
     esac
     start=$EPOCHREALTIME
     log=$(env "${env[@]}" timeout "${RUN_TIMEOUT:-120}" "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" 2>&1)

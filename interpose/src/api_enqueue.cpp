@@ -465,10 +465,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
                    [](libsplit::Event &) { return CL_SUCCESS; });
   }
   // A reqd_work_group_size attribute must be matched exactly.
-  size_t Required[3] = {0, 0, 0};
-  RT.real().clGetKernelWorkGroupInfo(K->validation(), Q->exec().Real,
-                                     CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(Required), Required,
-                                     nullptr);
+  const std::array<size_t, 3> Required = K->requiredGroupSize(Q->exec().Real);
   if (Required[0] || Required[1] || Required[2]) {
     LIBSPLIT_CHECK(!LocalSize, CL_INVALID_WORK_GROUP_SIZE);
     for (cl_uint D = 0; D < WorkDim; ++D)
@@ -499,7 +496,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   const bool WholeSettled = RunHere && runsWholeNext(*Q, *Keep, R);
   return enqueue(
       *Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
-      [Keep, QueueKeep, R, WholeSettled](libsplit::Event &Done) {
+      [Keep, QueueKeep, R = std::move(R), WholeSettled](libsplit::Event &Done) mutable {
         return executeLaunch(*QueueKeep, *Keep, R, Done, WholeSettled);
       },
       CommandOrder::Free, false, RunHere, WholeSettled);

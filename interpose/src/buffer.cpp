@@ -262,6 +262,23 @@ void Buffer::wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
       DeviceValid[D].subtract(Ranges);
 }
 
+bool Buffer::wholeValidOn(std::size_t DeviceIndex) {
+  const size_t Base = rootOffset();
+  return root().DeviceValid[DeviceIndex].contains(Base, Base + Size);
+}
+
+void Buffer::wroteWholeOn(std::size_t DeviceIndex) {
+  Buffer &Root = root();
+  const size_t Base = rootOffset(), End = Base + Size;
+  bool OnlyThere =
+      Root.EverWritten && Root.Pending.empty() && !Root.HostValid.intersects(Base, End);
+  for (std::size_t D = 0; OnlyThere && D < Root.DeviceValid.size(); ++D)
+    OnlyThere = D == DeviceIndex ? Root.DeviceValid[D].contains(Base, End)
+                                 : !Root.DeviceValid[D].intersects(Base, End);
+  if (!OnlyThere)
+    Root.wroteOn(DeviceIndex, RangeSet(Base, End));
+}
+
 void Buffer::wroteOnHost(const RangeSet &Ranges) {
   if (Parent)
     return root().wroteOnHost(Ranges);

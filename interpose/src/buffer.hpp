@@ -69,6 +69,11 @@ public:
   void markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOnHost(const RangeSet &Ranges);
+  // The same for this buffer's own bytes, without building a set where nothing changes (the
+  // common launch, run where the buffer already is): whether the device holds all of them, and
+  // that a kernel there wrote them.
+  bool wholeValidOn(std::size_t DeviceIndex);
+  void wroteWholeOn(std::size_t DeviceIndex);
   bool validOnHost(const RangeSet &Ranges);
   // The part of Wanted the host lacks (only a device holds its newest data).
   RangeSet missingOnHost(const RangeSet &Wanted);

@@ -30,11 +30,16 @@ bool DeviceWorker::tryHold() {
 }
 
 void DeviceWorker::release() {
+  bool JobsWaiting = false;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     Running = false;
+    JobsWaiting = !Jobs.empty();
   }
-  Wake.notify_one();
+  // Only a posted job needs the worker: waking it for nothing cost a launch run here two
+  // futex calls and a context switch of the worker.
+  if (JobsWaiting)
+    Wake.notify_one();
 }
 
 void DeviceWorker::runHere(const std::function<void()> &Job) {

@@ -2,6 +2,7 @@
 
 #include "runtime.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace libsplit {
@@ -72,6 +73,16 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   return CL_SUCCESS;
 }
 
+void ArgBytes::assign(const std::uint8_t *Begin, const std::uint8_t *End) {
+  Count = static_cast<std::size_t>(End - Begin);
+  if (Count <= InlineBytes) {
+    std::copy(Begin, End, Inline.begin());
+    Heap.clear();
+  } else {
+    Heap.assign(Begin, End);
+  }
+}
+
 bool Kernel::snapshotArgs(std::vector<KernelArg> &Out) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   Out = Args;
@@ -79,6 +90,18 @@ bool Kernel::snapshotArgs(std::vector<KernelArg> &Out) const {
     if (A.What == KernelArg::Kind::Buffer && !(A.Mem = A.SetMem.lock()))
       return false;
   return true;
+}
+
+std::array<size_t, 3> Kernel::requiredGroupSize(cl_device_id Device) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (const auto &[Known, Sizes] : RequiredSizes)
+    if (Known == Device)
+      return Sizes;
+  std::array<size_t, 3> Sizes{0, 0, 0};
+  runtime().real().clGetKernelWorkGroupInfo(Validation, Device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                            sizeof(Sizes), Sizes.data(), nullptr);
+  RequiredSizes.emplace_back(Device, Sizes);
+  return Sizes;
 }
 
 bool Kernel::allArgsSet() const {

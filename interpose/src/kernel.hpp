@@ -9,6 +9,7 @@
 #include "program.hpp"
 #include "whole_placement.hpp"
 
+#include <array>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -18,13 +19,29 @@
 
 namespace libsplit {
 
+// A scalar argument's bytes, kept inline up to InlineBytes (ints, floats, vectors of them): a
+// launch copies its arguments, and a heap block per scalar was a large part of its host cost.
+class ArgBytes {
+public:
+  static constexpr std::size_t InlineBytes = 32;
+  void assign(const std::uint8_t *Begin, const std::uint8_t *End);
+  const std::uint8_t *data() const { return Count <= InlineBytes ? Inline.data() : Heap.data(); }
+  std::size_t size() const { return Count; }
+  std::vector<std::uint8_t> toVector() const { return {data(), data() + Count}; }
+
+private:
+  std::size_t Count = 0;
+  std::array<std::uint8_t, InlineBytes> Inline{};
+  std::vector<std::uint8_t> Heap; // only beyond InlineBytes
+};
+
 struct KernelArg {
   enum class Kind { Unset, Buffer, NullBuffer, Local, Bytes };
   Kind What = Kind::Unset;
-  std::vector<std::uint8_t> Value; // Bytes: the argument's bytes
-  std::shared_ptr<Buffer> Mem;     // Buffer, in a launch's snapshot
-  std::weak_ptr<Buffer> SetMem;    // Buffer, as set: a kernel does not keep its arguments alive
-  size_t LocalSize = 0;            // Local
+  ArgBytes Value;               // Bytes: the argument's bytes
+  std::shared_ptr<Buffer> Mem;  // Buffer, in a launch's snapshot
+  std::weak_ptr<Buffer> SetMem; // Buffer, as set: a kernel does not keep its arguments alive
+  size_t LocalSize = 0;         // Local
 };
 
 class Kernel : public _cl_kernel, public RefCounted<Kernel> {
@@ -41,6 +58,9 @@ public:
   // The arguments for a launch; false (CL_INVALID_MEM_OBJECT) if a buffer argument was released.
   bool snapshotArgs(std::vector<KernelArg> &Out) const;
   bool allArgsSet() const;
+  // Its reqd_work_group_size on a real device (zeros without one), asked once per device: the
+  // check runs at every launch.
+  std::array<size_t, 3> requiredGroupSize(cl_device_id Device) const;
 
   // The real kernel a device runs: the app's original kernel (Split = false) or the
   // partition-ready one. Created on first use; used only on that device's worker.
@@ -70,7 +90,8 @@ private:
   std::vector<KernelArg> Args;
   std::map<std::pair<std::size_t, bool>, cl_kernel> Real;
   std::atomic<bool> LeftRunning{false};
-  std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards; // under Mutex
+  std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards;                          // under Mutex
+  mutable std::vector<std::pair<cl_device_id, std::array<size_t, 3>>> RequiredSizes; // Mutex
 };
 
 Kernel *asKernel(cl_kernel Handle);

@@ -220,46 +220,48 @@ cl_int setWholeRange(cl_kernel Real, cl_uint AppArgs, const LaunchRequest &R) {
 // NDRange, R's local size set. Its kernel time goes to the kernel's WholePlacement under Key
 // (none when empty).
 // With Pipeline (an in-order queue), the kernel is left running and its wait handed to the queue
-// (FinishesLater), so that the app's next launch is queued on the device before this one ends.
+// (FinishesLater), so that the app's next launch is queued on the device before this one ends;
+// R's arguments then go with it (they stay alive until it ran, whatever the app releases).
 // Note, when given: the split guard hears what the launch cost, host preparation to kernel end.
-cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std::string &Reason,
+// This is every launch of a kernel that does not split, so its host cost is kept low: nothing
+// is built where no byte moves, and the record only where a summary or trace wants it.
+cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_view Reason,
                 Queue *Pipeline, bool Fail, bool Moved, const std::string &Key,
                 const std::optional<GuardNote> &Note = std::nullopt) {
   const auto Start = Clock::now();
   std::vector<std::pair<Buffer *, RangeSet>> Missing;
   std::uint64_t BytesIn = 0;
   for (const KernelArg &A : R.Args)
-    if (A.What == KernelArg::Kind::Buffer) {
+    if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index)) {
       RangeSet Lacking = A.Mem->missingOn(Device.Index, wholeOf(*A.Mem));
       // Undefined contents need not travel (an output buffer's first launch: conv2d on one
       // H200 sent its 256 MiB result buffer before the kernel that overwrites it).
       if (A.Mem->neverWritten()) {
         A.Mem->markValidOn(Device.Index, Lacking);
-        Lacking.clear();
+        continue;
       }
+      BytesIn += Lacking.totalBytes();
       Missing.emplace_back(A.Mem.get(), std::move(Lacking));
-      BytesIn += Missing.back().second.totalBytes();
     }
   for (auto &[B, Ranges] : Missing)
     if (cl_int Error = B->fetchToHost(Ranges); Error != CL_SUCCESS)
       return Error;
   cl_event Running = nullptr;
   auto KernelStart = Clock::now();
-  const cl_int Result = runOnDevices(
-      {{&Device, [&]() -> cl_int {
-          for (auto &[B, Ranges] : Missing)
-            if (cl_int E = B->pushOnWorker(Device, Ranges); E != CL_SUCCESS)
-              return E;
-          cl_int Error = CL_SUCCESS;
-          cl_kernel Real = kernelWithArgs(K, Device, Moved, R.Args, Error);
-          if (!Real)
-            return Error;
-          if (Moved && (Error = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS)
-            return Error;
-          KernelStart = Clock::now();
-          return enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
-                                   R.LocalGiven ? R.Local.data() : nullptr, &Running);
-        }}});
+  cl_int Result = CL_SUCCESS;
+  auto Job = [&] {
+    for (auto &[B, Ranges] : Missing)
+      if ((Result = B->pushOnWorker(Device, Ranges)) != CL_SUCCESS)
+        return;
+    cl_kernel Real = kernelWithArgs(K, Device, Moved, R.Args, Result);
+    if (!Real || (Moved && (Result = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS))
+      return;
+    KernelStart = Clock::now();
+    Result = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
+                               R.LocalGiven ? R.Local.data() : nullptr, &Running);
+  };
+  // By reference: the job's captures would not fit std::function's inline storage.
+  Device.Worker->runHere(std::ref(Job));
   for (auto &[B, Ranges] : Missing)
     B->markValidOn(Device.Index, Ranges);
   if (Result != CL_SUCCESS)
@@ -267,40 +269,47 @@ cl_int runWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device, const std
   // Later commands see the results where they will be: their transfers queue behind the kernel.
   for (const KernelArg &A : R.Args)
     if (A.What == KernelArg::Kind::Buffer && !readOnlyForKernels(*A.Mem))
-      A.Mem->wroteOn(Device.Index, wholeOf(*A.Mem));
+      A.Mem->wroteWholeOn(Device.Index);
 
-  LaunchRecord Rec = recordOf(K, R);
-  Rec.Unsplit = Reason;
-  DeviceRecord D;
-  D.Name = Device.Name;
-  D.Share = 1.0;
-  D.Groups = R.LocalGiven ? R.Global[0] / R.Local[0] : 0;
-  D.TransferSeconds = std::chrono::duration<double>(KernelStart - Start).count();
-  D.BytesIn = BytesIn;
-  // The arguments stay alive until the kernel has run, whatever the app releases meanwhile.
-  auto Finish = [Running, Rec, D, Args = R.Args, Track = Device.Name, Name = K.name(), KernelStart,
-                 Fail, Placement = K.wholePlacement(), Key, Note,
-                 Index = Device.Index]() mutable -> cl_int {
+  std::optional<LaunchRecord> Rec;
+  if (runtime().recorder().wanted()) {
+    Rec = recordOf(K, R);
+    Rec->Unsplit = std::string(Reason);
+    DeviceRecord D;
+    D.Name = Device.Name;
+    D.Share = 1.0;
+    D.Groups = R.LocalGiven ? R.Global[0] / R.Local[0] : 0;
+    D.BytesIn = BytesIn;
+    Rec->Devices.push_back(std::move(D));
+  }
+  const double HostSeconds = std::chrono::duration<double>(KernelStart - Start).count();
+  auto Finish = [Running, Rec = std::move(Rec), Args = std::move(R.Args),
+                 Kept = K.shared_from_this(), Device = &Device, KernelStart, HostSeconds, Fail, Key,
+                 Note]() mutable -> cl_int {
     double KernelSeconds = 0.0;
-    if (cl_int Error = awaitPipelined(Running, KernelStart, Track, Name, KernelSeconds);
+    if (cl_int Error =
+            awaitPipelined(Running, KernelStart, Device->Name, Kept->name(), KernelSeconds);
         Error != CL_SUCCESS)
       return Error;
     if (Fail)
       return InjectedFailure;
     if (!Key.empty())
-      Placement->observe(Key, Index, KernelSeconds);
-    D.KernelSeconds = KernelSeconds;
+      Kept->wholePlacement()->observe(Key, Device->Index, KernelSeconds);
     // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
     // before it on the device, which is not its own cost.
-    Rec.MakespanSeconds = D.TransferSeconds + KernelSeconds;
+    const double Makespan = HostSeconds + KernelSeconds;
     if (Note)
-      Note->Guard->observe(Note->Launch, Note->Work, Rec.MakespanSeconds);
-    Rec.Devices.push_back(D);
-    runtime().recorder().record(Rec);
+      Note->Guard->observe(Note->Launch, Note->Work, Makespan);
+    if (Rec) {
+      Rec->MakespanSeconds = Makespan;
+      Rec->Devices.front().TransferSeconds = HostSeconds;
+      Rec->Devices.front().KernelSeconds = KernelSeconds;
+      runtime().recorder().record(*Rec);
+    }
     return CL_SUCCESS;
   };
   if (Pipeline) {
-    Pipeline->finishLater(std::move(Finish), {Running});
+    Pipeline->finishLater(std::move(Finish), {Running}, Device.RealQueue);
     return FinishesLater;
   }
   return Finish();
@@ -392,7 +401,7 @@ analysis::NDRange ndrangeOf(const LaunchRequest &R) {
 analysis::LaunchArgs scalarsOf(const LaunchRequest &R) {
   analysis::LaunchArgs A;
   for (const KernelArg &Arg : R.Args)
-    A.ScalarBytes.push_back(Arg.What == KernelArg::Kind::Bytes ? Arg.Value
+    A.ScalarBytes.push_back(Arg.What == KernelArg::Kind::Bytes ? Arg.Value.toVector()
                                                                : std::vector<std::uint8_t>{});
   return A;
 }
@@ -510,8 +519,7 @@ bool runsWholeNext(Queue &Q, Kernel &K, const LaunchRequest &Request) {
   return K.splitFacts(Why) && K.splitGuard(Q.exec().Index)->settledWhole(workItems(Request));
 }
 
-cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &Done,
-                     bool WholeSettled) {
+cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done, bool WholeSettled) {
   (void)Done;
   Context &C = Q.context();
   Runtime &RT = runtime();
@@ -525,11 +533,11 @@ cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &D
   // device may run it whole if measured faster (WholePlacement).
   // Note: the split guard decided it (Settled false: the guard needs its cost before the next
   // decision, so it is not left running).
-  auto whole = [&](const std::string &Reason, bool Movable = false,
+  auto whole = [&](std::string_view Reason, bool Movable = false,
                    const std::optional<GuardNote> &Note = std::nullopt, bool Settled = true) {
-    if (Devices.size() >= 2)
-      RT.log().once("unsplit:" + K.name() + ":" + Reason, config::LogLevel::Info, "kernel ",
-                    K.name(), " runs unsplit: ", Reason);
+    if (Devices.size() >= 2 && RT.log().enabled(config::LogLevel::Info))
+      RT.log().once("unsplit:" + K.name() + ":" + std::string(Reason), config::LogLevel::Info,
+                    "kernel ", K.name(), " runs unsplit: ", Reason);
     Queue *Pipeline = Q.canFinishLater() && Settled ? &Q : nullptr;
     ExecDevice &Home = Q.exec();
     // Only a movable kernel's launches are recorded (a key per NDRange: no entries for the rest).

@@ -19,8 +19,9 @@ struct LaunchRequest {
 };
 
 // Runs on the queue's executor thread, or on the app's (Queue::enqueue). WholeSettled: the launch
-// was promised to run whole on the app's device (runsWholeNext said so at the call).
-cl_int executeLaunch(Queue &Q, Kernel &K, const LaunchRequest &Request, Event &Done,
+// was promised to run whole on the app's device (runsWholeNext said so at the call). A launch
+// left running takes Request's arguments with it.
+cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done,
                      bool WholeSettled = false);
 
 // Whether the split guard has settled K's launches from Q on running whole on Q's device, with

@@ -133,12 +133,23 @@ void Queue::finishHere(const Event *Until) {
   std::optional<HeldEvents> Held;
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
+    // Of the commands on one in-order real queue, only the newest one's events.
+    std::vector<std::pair<cl_command_queue, const std::vector<cl_event> *>> NewestOn;
     for (const Unfinished &U : State->Later) {
-      Running.insert(Running.end(), U.Running.begin(), U.Running.end());
+      auto Known = std::find_if(NewestOn.begin(), NewestOn.end(),
+                                [&](const auto &Entry) { return Entry.first == U.InOrder; });
+      if (!U.InOrder)
+        Running.insert(Running.end(), U.Running.begin(), U.Running.end());
+      else if (Known == NewestOn.end())
+        NewestOn.emplace_back(U.InOrder, &U.Running);
+      else if (!U.Running.empty())
+        Known->second = &U.Running;
       Last = U.Order;
       if (U.Done.get() == Until)
         break;
     }
+    for (const auto &Entry : NewestOn)
+      Running.insert(Running.end(), Entry.second->begin(), Entry.second->end());
     if (Last == 0 ||
         (Until && State->Later.back().Order == Last && State->Later.back().Done.get() != Until))
       return; // Until is not one of them
@@ -289,6 +300,23 @@ void Queue::finishUntilFewer(Executor &State, std::size_t Count) {
   releaseFinishing(State, Lock);
 }
 
+std::pair<std::vector<cl_event>, std::uint64_t> Queue::oldestRun(const Executor &State,
+                                                                 std::size_t Batch) {
+  const Unfinished &First = State.Later.front();
+  const Unfinished *Newest = &First;
+  if (First.InOrder)
+    for (std::size_t I = 1; I < std::min(Batch, State.Later.size()); ++I) {
+      const Unfinished &U = State.Later[I];
+      if (U.Running.empty())
+        continue; // nothing to wait for: it ends with those before it
+      if (U.InOrder != First.InOrder)
+        break;
+      Newest = &U;
+    }
+  // Up to Newest, everything else is in the run or has nothing to wait for.
+  return {Newest->Running, Newest->Order};
+}
+
 bool Queue::oldestEnded(const Executor &State) {
   return !State.Later.empty() &&
          (State.Later.front().Running.empty() || State.Later.front().Order <= State.EndedUpTo);
@@ -300,13 +328,15 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
   finishUntilFewer(State, Next.WaitFor.empty() ? MaxUnfinished - 1 : 0);
   State.Handed = nullptr;
   State.HandedRunning.clear();
+  State.HandedQueue = nullptr;
   const cl_int Result = execute(Next);
   Next.WaitFor.clear();
   Next.Body = nullptr;
   if (Result == FinishesLater && State.Handed) {
     std::lock_guard<std::mutex> Lock(State.Mutex);
     State.Later.push_back(Unfinished{Next.Done, std::move(State.Handed),
-                                     std::move(State.HandedRunning), ++State.Joined});
+                                     std::move(State.HandedRunning), ++State.Joined,
+                                     State.HandedQueue});
   } else {
     const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
     if (AppThread) {
@@ -357,9 +387,9 @@ void Queue::run(std::shared_ptr<Executor> State) {
         // that app threads may start launches meanwhile (a device callback per launch, tried
         // first, made launches about 7 us slower with NVIDIA's driver on the H200).
         if (!State->Later.empty() && !oldestEnded(*State)) {
-          const std::uint64_t Order = State->Later.front().Order;
+          auto [Events, Order] = oldestRun(*State, MaxRun);
           {
-            const HeldEvents Held(State->Later.front().Running);
+            const HeldEvents Held(std::move(Events));
             Lock.unlock();
             Held.wait();
           }

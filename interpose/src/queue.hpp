@@ -75,10 +75,14 @@ public:
   bool canFinishLater() const { return !State->OutOfOrder; }
   // Called by a body on the executor thread, which then returns FinishesLater: Finish waits for
   // the work it started (the device commands Running, still alive until Finish has run) and
-  // returns CL_SUCCESS or the error its event ends with.
-  void finishLater(std::function<cl_int()> Finish, std::vector<cl_event> Running) {
+  // returns CL_SUCCESS or the error its event ends with. InOrder, when given: every one of
+  // Running was enqueued on that real in-order queue, so that it has ended once a later command
+  // of that queue has (whoever waits then waits for the newest of a run of such commands only).
+  void finishLater(std::function<cl_int()> Finish, std::vector<cl_event> Running,
+                   cl_command_queue InOrder = nullptr) {
     State->Handed = std::move(Finish);
     State->HandedRunning = std::move(Running);
+    State->HandedQueue = InOrder;
   }
   // Called by a body on the executor thread: the commands left unfinished before it finish now,
   // all but the Keep newest (a launch that must be measured after the earlier ones).
@@ -97,7 +101,8 @@ private:
     std::shared_ptr<Event> Done;
     std::function<cl_int()> Finish;
     std::vector<cl_event> Running;
-    std::uint64_t Order = 0; // Executor::Joined when it was added
+    std::uint64_t Order = 0;            // Executor::Joined when it was added
+    cl_command_queue InOrder = nullptr; // see finishLater
   };
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
@@ -113,6 +118,7 @@ private:
     bool Busy = false;
     std::function<cl_int()> Handed; // from the body that just ran
     std::vector<cl_event> HandedRunning;
+    cl_command_queue HandedQueue = nullptr;
     // The executor thread waits on Wake: whoever gives it something to do wakes it.
     bool Sleeping = false;
     // Someone completes unfinished commands (in order: one at a time); a command body that
@@ -136,6 +142,13 @@ private:
   static void runCommand(Executor &State, Command &Next, bool AppThread);
   // Whether the oldest unfinished command may finish without waiting for a device (Mutex held).
   static bool oldestEnded(const Executor &State);
+  // The real events to wait for so that the unfinished commands up to the returned Order have
+  // ended, from the oldest on, at most Batch of them: a run of commands on one in-order real
+  // queue needs only its newest one's (one wake-up for the run instead of one per launch); any
+  // other command ends the run (Mutex held; Later not empty).
+  static std::pair<std::vector<cl_event>, std::uint64_t> oldestRun(const Executor &State,
+                                                                   std::size_t Batch);
+  static constexpr std::size_t MaxRun = 64;
   // Completes the oldest unfinished command (Finishing held, Mutex not).
   static void finishOldest(Executor &State);
   // Completes the oldest ones until Count are left, waiting for Finishing if need be.

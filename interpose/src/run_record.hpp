@@ -52,6 +52,9 @@ public:
   ~RunRecorder();
 
   void record(const LaunchRecord &Launch);
+  // Whether record() keeps anything (a summary or a trace was asked for): a launch need not
+  // build its record otherwise.
+  bool wanted() const { return WantSummary || Trace != nullptr; }
 
   // Host writes (clEnqueueWriteBuffer[Rect], CL_MEM_COPY_HOST_PTR) by what LIBSPLIT_DEFER did.
   // ToAppDevice: LIBSPLIT_UPLOAD sent it to the app's device, straight from the app's memory.
