@@ -489,6 +489,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   for (cl_uint D = 0; LocalSize && D < WorkDim; ++D)
     LIBSPLIT_CHECK(LocalSize[D] > Q->exec().MaxWorkItemSizes[D], CL_INVALID_WORK_ITEM_SIZE);
   R.LocalGiven = LocalSize != nullptr;
+  R.EventWanted = Event != nullptr;
   LIBSPLIT_CHECK(!K->snapshotArgs(R.Args), CL_INVALID_MEM_OBJECT);
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();

@@ -266,7 +266,8 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
     Error = Real.clEnqueueNDRangeKernel(Device.RealQueue, Kernel, WorkDim, Offset, Global, Local, 0,
                                         nullptr, Done);
   }
-  if (Error != CL_SUCCESS || Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) >= 0)
+  if (Error != CL_SUCCESS || !Done ||
+      Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) >= 0)
     return Error;
   cl_int Status = CL_QUEUED;
   if (Real.clGetEventInfo(*Done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
@@ -277,6 +278,20 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
   else if (++Device.CompleteWhenQueued >= 3)
     Device.KernelRunsInEnqueue.store(1, std::memory_order_relaxed);
   return Error;
+}
+
+void awaitRealQueue(ExecDevice &Device) {
+  const RealApi &Real = runtime().real();
+  cl_event Marker = nullptr;
+  const cl_int Error = Device.Version >= 12
+                           ? Real.clEnqueueMarkerWithWaitList(Device.RealQueue, 0, nullptr, &Marker)
+                           : Real.clEnqueueMarker(Device.RealQueue, &Marker);
+  if (Error != CL_SUCCESS || !Marker) {
+    Real.clFinish(Device.RealQueue);
+    return;
+  }
+  Real.clWaitForEvents(1, &Marker);
+  Real.clReleaseEvent(Marker);
 }
 
 namespace {

@@ -41,10 +41,15 @@ struct ExecDevice {
 
 // The real clEnqueueNDRangeKernel of a device's job (no wait list), under the device's
 // kernelEnqueueLock; learns from Done whether the device's enqueue runs the kernel: three kernels
-// in a row complete when it returns make it one, any other answer one whose does not.
+// in a row complete when it returns make it one, any other answer one whose does not. Done may
+// be null (no event: nothing learnt).
 cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done);
+
+// Waits until everything enqueued so far on the device's real queue has ended (a marker put
+// there, or clFinish where the real implementation refuses one).
+void awaitRealQueue(ExecDevice &Device);
 
 // Where a host write goes at the call (LIBSPLIT_UPLOAD).
 struct HostUpload {

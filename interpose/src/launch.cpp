@@ -246,6 +246,14 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   for (auto &[B, Ranges] : Missing)
     if (cl_int Error = B->fetchToHost(Ranges); Error != CL_SUCCESS)
       return Error;
+  // A launch whose time nothing wants (the guard settled and not sampling it, or no guard, no
+  // placement, no trace, no event for the app) goes without an event of its own: a profiled event
+  // costs NVIDIA's driver about as much host time as the launch (the queue then knows it ended from
+  // a later command of the device's queue, or a marker).
+  Runtime &RT = runtime();
+  const bool Untracked = Pipeline && !R.EventWanted && (!Note || !Note->Launch.Measured) &&
+                         Key.empty() && !Fail && !RT.recorder().wanted() &&
+                         !RT.timeline().enabled();
   cl_event Running = nullptr;
   auto KernelStart = Clock::now();
   cl_int Result = CL_SUCCESS;
@@ -257,8 +265,9 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     if (!Real || (Moved && (Result = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS))
       return;
     KernelStart = Clock::now();
-    Result = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
-                               R.LocalGiven ? R.Local.data() : nullptr, &Running);
+    Result =
+        enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
+                          R.LocalGiven ? R.Local.data() : nullptr, Untracked ? nullptr : &Running);
   };
   // By reference: the job's captures would not fit std::function's inline storage.
   Device.Worker->runHere(std::ref(Job));
@@ -271,8 +280,12 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     if (A.What == KernelArg::Kind::Buffer && !readOnlyForKernels(*A.Mem))
       A.Mem->wroteWholeOn(Device.Index);
 
+  if (Untracked) {
+    Pipeline->finishLater([Args = std::move(R.Args)] { return CL_SUCCESS; }, {}, &Device, true);
+    return FinishesLater;
+  }
   std::optional<LaunchRecord> Rec;
-  if (runtime().recorder().wanted()) {
+  if (RT.recorder().wanted()) {
     Rec = recordOf(K, R);
     Rec->Unsplit = std::string(Reason);
     DeviceRecord D;
@@ -309,7 +322,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     return CL_SUCCESS;
   };
   if (Pipeline) {
-    Pipeline->finishLater(std::move(Finish), {Running}, Device.RealQueue);
+    Pipeline->finishLater(std::move(Finish), {Running}, &Device);
     return FinishesLater;
   }
   return Finish();
@@ -810,7 +823,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done, b
     RT.log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": ", Groups,
                    " work-groups of dimension ", Dim, (Regions ? "" : ", regions unknown"),
                    (atomicsCombined(*Facts, R) ? ", atomics combined" : ""), ":", Text,
-                   Plan ? " (" + Plan->Why + ")" : std::string());
+                   Plan ? " (" + std::string(Plan->Why) + ")" : std::string());
   }
 
   // Nothing to merge, and one slice or a split the balancer holds: the kernels are left running

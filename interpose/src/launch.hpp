@@ -16,6 +16,9 @@ struct LaunchRequest {
   bool LocalGiven = false;
   std::array<size_t, 3> Offset = {0, 0, 0};
   std::vector<KernelArg> Args;
+  // The app asked for the launch's event: it may wait for this launch alone, so the launch keeps
+  // a real event of its own (a marker would also wait for the launches queued after it).
+  bool EventWanted = false;
 };
 
 // Runs on the queue's executor thread, or on the app's (Queue::enqueue). WholeSettled: the launch

@@ -131,35 +131,47 @@ void Queue::finishHere(const Event *Until) {
   std::vector<cl_event> Running;
   std::uint64_t Last = 0; // the last unfinished command to wait for
   std::optional<HeldEvents> Held;
+  // Of the commands on one in-order real queue, only the newest one: its events, or a marker
+  // put there after it where it has none.
+  struct Newest {
+    ExecDevice *On;
+    const Unfinished *Command;
+  };
+  std::vector<Newest> NewestOn;
+  std::vector<ExecDevice *> Marks;
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
-    // Of the commands on one in-order real queue, only the newest one's events.
-    std::vector<std::pair<cl_command_queue, const std::vector<cl_event> *>> NewestOn;
     for (const Unfinished &U : State->Later) {
       auto Known = std::find_if(NewestOn.begin(), NewestOn.end(),
-                                [&](const auto &Entry) { return Entry.first == U.InOrder; });
+                                [&](const Newest &Entry) { return Entry.On == U.InOrder; });
       if (!U.InOrder)
         Running.insert(Running.end(), U.Running.begin(), U.Running.end());
       else if (Known == NewestOn.end())
-        NewestOn.emplace_back(U.InOrder, &U.Running);
-      else if (!U.Running.empty())
-        Known->second = &U.Running;
+        NewestOn.push_back({U.InOrder, &U});
+      else if (!U.Running.empty() || U.Untracked)
+        Known->Command = &U;
       Last = U.Order;
       if (U.Done.get() == Until)
         break;
     }
-    for (const auto &Entry : NewestOn)
-      Running.insert(Running.end(), Entry.second->begin(), Entry.second->end());
+    for (const Newest &Entry : NewestOn)
+      if (Entry.Command->Untracked)
+        Marks.push_back(Entry.On);
+      else
+        Running.insert(Running.end(), Entry.Command->Running.begin(), Entry.Command->Running.end());
     if (Last == 0 ||
         (Until && State->Later.back().Order == Last && State->Later.back().Done.get() != Until))
       return; // Until is not one of them
     Held.emplace(std::move(Running));
     ++State->AppThreadsWaiting;
   }
+  for (ExecDevice *On : Marks)
+    awaitRealQueue(*On);
   Held->wait();
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
     --State->AppThreadsWaiting;
+    State->EndedUpTo = std::max(State->EndedUpTo, Last);
     if (!State->Finishing) {
       State->Finishing = true;
       // Those not completed meanwhile; the app's callbacks never run inside its own call.
@@ -275,7 +287,10 @@ void Queue::releaseFinishing(Executor &State, std::unique_lock<std::mutex> &Lock
 void Queue::finishOldest(Executor &State) {
   Unfinished Oldest;
   {
-    std::lock_guard<std::mutex> Lock(State.Mutex);
+    std::unique_lock<std::mutex> Lock(State.Mutex);
+    // An untracked command's finish waits for nothing itself.
+    if (State.Later.front().Untracked && !oldestEnded(State))
+      waitForRun(State, Lock);
     Oldest = std::move(State.Later.front());
     State.Later.pop_front();
   }
@@ -300,26 +315,46 @@ void Queue::finishUntilFewer(Executor &State, std::size_t Count) {
   releaseFinishing(State, Lock);
 }
 
-std::pair<std::vector<cl_event>, std::uint64_t> Queue::oldestRun(const Executor &State,
-                                                                 std::size_t Batch) {
+Queue::Wait Queue::oldestRun(const Executor &State, std::size_t Batch) {
   const Unfinished &First = State.Later.front();
   const Unfinished *Newest = &First;
   if (First.InOrder)
     for (std::size_t I = 1; I < std::min(Batch, State.Later.size()); ++I) {
       const Unfinished &U = State.Later[I];
-      if (U.Running.empty())
+      if (U.Running.empty() && !U.Untracked)
         continue; // nothing to wait for: it ends with those before it
       if (U.InOrder != First.InOrder)
         break;
       Newest = &U;
     }
-  // Up to Newest, everything else is in the run or has nothing to wait for.
-  return {Newest->Running, Newest->Order};
+  Wait W;
+  W.Order = Newest->Order;
+  if (Newest->Untracked)
+    W.Mark = Newest->InOrder;
+  else
+    W.Events = Newest->Running;
+  return W;
+}
+
+void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock) {
+  Wait W = oldestRun(State, MaxRun);
+  {
+    const HeldEvents Held(std::move(W.Events));
+    Lock.unlock();
+    Held.wait();
+    // A marker goes in after the run's commands: they were enqueued before they joined Later.
+    if (W.Mark)
+      awaitRealQueue(*W.Mark);
+  }
+  Lock.lock();
+  State.EndedUpTo = std::max(State.EndedUpTo, W.Order);
 }
 
 bool Queue::oldestEnded(const Executor &State) {
-  return !State.Later.empty() &&
-         (State.Later.front().Running.empty() || State.Later.front().Order <= State.EndedUpTo);
+  if (State.Later.empty())
+    return false;
+  const Unfinished &Oldest = State.Later.front();
+  return (Oldest.Running.empty() && !Oldest.Untracked) || Oldest.Order <= State.EndedUpTo;
 }
 
 void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
@@ -329,6 +364,7 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
   State.Handed = nullptr;
   State.HandedRunning.clear();
   State.HandedQueue = nullptr;
+  State.HandedUntracked = false;
   const cl_int Result = execute(Next);
   Next.WaitFor.clear();
   Next.Body = nullptr;
@@ -336,7 +372,7 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
     std::lock_guard<std::mutex> Lock(State.Mutex);
     State.Later.push_back(Unfinished{Next.Done, std::move(State.Handed),
                                      std::move(State.HandedRunning), ++State.Joined,
-                                     State.HandedQueue});
+                                     State.HandedQueue, State.HandedUntracked});
   } else {
     const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
     if (AppThread) {
@@ -387,14 +423,7 @@ void Queue::run(std::shared_ptr<Executor> State) {
         // that app threads may start launches meanwhile (a device callback per launch, tried
         // first, made launches about 7 us slower with NVIDIA's driver on the H200).
         if (!State->Later.empty() && !oldestEnded(*State)) {
-          auto [Events, Order] = oldestRun(*State, MaxRun);
-          {
-            const HeldEvents Held(std::move(Events));
-            Lock.unlock();
-            Held.wait();
-          }
-          Lock.lock();
-          State->EndedUpTo = std::max(State->EndedUpTo, Order);
+          waitForRun(*State, Lock);
           continue;
         }
         // Out of order, a held command must not hold back the others: look again when a

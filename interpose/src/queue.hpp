@@ -76,13 +76,17 @@ public:
   // Called by a body on the executor thread, which then returns FinishesLater: Finish waits for
   // the work it started (the device commands Running, still alive until Finish has run) and
   // returns CL_SUCCESS or the error its event ends with. InOrder, when given: every one of
-  // Running was enqueued on that real in-order queue, so that it has ended once a later command
-  // of that queue has (whoever waits then waits for the newest of a run of such commands only).
+  // Running was enqueued on that device's real in-order queue, so that it has ended once a later
+  // command of that queue has (whoever waits then waits for the newest of a run of such
+  // commands only). Untracked (with InOrder): the body enqueued its device commands there
+  // without an event (a profiled event costs NVIDIA's driver about a launch's host time), so it
+  // ends with a later command of that queue that has one, or a marker put there when none comes.
   void finishLater(std::function<cl_int()> Finish, std::vector<cl_event> Running,
-                   cl_command_queue InOrder = nullptr) {
+                   ExecDevice *InOrder = nullptr, bool Untracked = false) {
     State->Handed = std::move(Finish);
     State->HandedRunning = std::move(Running);
     State->HandedQueue = InOrder;
+    State->HandedUntracked = Untracked && InOrder;
   }
   // Called by a body on the executor thread: the commands left unfinished before it finish now,
   // all but the Keep newest (a launch that must be measured after the earlier ones).
@@ -101,8 +105,9 @@ private:
     std::shared_ptr<Event> Done;
     std::function<cl_int()> Finish;
     std::vector<cl_event> Running;
-    std::uint64_t Order = 0;            // Executor::Joined when it was added
-    cl_command_queue InOrder = nullptr; // see finishLater
+    std::uint64_t Order = 0;       // Executor::Joined when it was added
+    ExecDevice *InOrder = nullptr; // see finishLater
+    bool Untracked = false;        // see finishLater
   };
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
@@ -118,7 +123,8 @@ private:
     bool Busy = false;
     std::function<cl_int()> Handed; // from the body that just ran
     std::vector<cl_event> HandedRunning;
-    cl_command_queue HandedQueue = nullptr;
+    ExecDevice *HandedQueue = nullptr;
+    bool HandedUntracked = false;
     // The executor thread waits on Wake: whoever gives it something to do wakes it.
     bool Sleeping = false;
     // Someone completes unfinished commands (in order: one at a time); a command body that
@@ -142,12 +148,19 @@ private:
   static void runCommand(Executor &State, Command &Next, bool AppThread);
   // Whether the oldest unfinished command may finish without waiting for a device (Mutex held).
   static bool oldestEnded(const Executor &State);
-  // The real events to wait for so that the unfinished commands up to the returned Order have
-  // ended, from the oldest on, at most Batch of them: a run of commands on one in-order real
-  // queue needs only its newest one's (one wake-up for the run instead of one per launch); any
-  // other command ends the run (Mutex held; Later not empty).
-  static std::pair<std::vector<cl_event>, std::uint64_t> oldestRun(const Executor &State,
-                                                                   std::size_t Batch);
+  // What to wait for so that the unfinished commands up to Order have ended, from the oldest
+  // on, at most Batch of them: a run of commands on one in-order real queue needs only its
+  // newest one's events, or a marker on that queue (Mark) where its newest has none; any other
+  // command ends the run (Mutex held; Later not empty).
+  struct Wait {
+    std::vector<cl_event> Events;
+    ExecDevice *Mark = nullptr;
+    std::uint64_t Order = 0;
+  };
+  static Wait oldestRun(const Executor &State, std::size_t Batch);
+  // Waits (Mutex released meanwhile) for what oldestRun named, and records that the commands up
+  // to its Order ended.
+  static void waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock);
   static constexpr std::size_t MaxRun = 64;
   // Completes the oldest unfinished command (Finishing held, Mutex not).
   static void finishOldest(Executor &State);

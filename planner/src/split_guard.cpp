@@ -46,14 +46,23 @@ Mode SplitGuard::better(double Work, Mode Now) const {
   return *Split > *Whole * (1.0 + Settings.KeepLoss) ? Mode::Whole : Mode::Split;
 }
 
-Decision SplitGuard::issue(Mode M, bool Settled, std::string Why, double Work) {
+Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   Decision D;
   D.Launch.Run = M;
   D.Launch.Cold = Decided == 0 || M != LastIssued;
   D.Settled = Settled;
-  D.Why = std::move(Why);
+  D.Why = Why;
   D.PredictedSplit = predict(Mode::Split, Work);
   D.PredictedWhole = predict(Mode::Whole, Work);
+  // A settled whole launch between samples: counted at its predicted cost. Splits are always
+  // measured (the balancer needs their slices' times anyway).
+  if (Settled && M == Mode::Whole && Stage == Phase::Settled && !D.Launch.Cold &&
+      D.PredictedWhole && ++UnmeasuredInRow < Settings.SettledSampleInterval) {
+    D.Launch.Measured = false;
+    SecondsSinceProbe += *D.PredictedWhole;
+  } else {
+    UnmeasuredInRow = 0;
+  }
   LastIssued = M;
   ++Decided;
   ++(M == Mode::Split ? SplitLaunches : WholeLaunches);
@@ -176,7 +185,8 @@ void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
   if (Best && predict(Mode::Split, Work) && predict(Mode::Whole, Work))
     Regret += std::max(Seconds - *Best, 0.0);
   (Launch.Cold ? Cold : Warm)[indexOf(Launch.Run)].observe(Work, Seconds);
-  SecondsSinceProbe += Seconds;
+  if (Launch.Measured)
+    SecondsSinceProbe += Seconds; // else counted when issued
 }
 
 std::optional<GuardRecord> SplitGuard::record() const {

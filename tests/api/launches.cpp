@@ -6,6 +6,8 @@
 // implementation), and buffers are pre-filled so that a range nobody should write stays visible.
 #include "api_test.hpp"
 
+#include <algorithm>
+
 using namespace api;
 
 namespace {
@@ -56,6 +58,13 @@ __kernel void reverse(__global const uint *in, __global uint *out, uint n) {
 __kernel void add_one(__global uint *buf) {
   size_t i = get_global_id(0);
   buf[i] += 1u;
+}
+__kernel void spin(__global uint *out, __global uint *runs, uint rounds) {
+  uint x = out[get_global_id(0)];
+  for (uint i = 0; i < rounds; ++i)
+    x = x * 1664525u + 1013904223u;
+  out[get_global_id(0)] = x;
+  runs[get_global_id(0)] += 1u;
 }
 )CLC";
 
@@ -320,6 +329,83 @@ void longStream(const Setup &S, cl_program Program) {
   clReleaseKernel(AddOne);
 }
 
+double secondsOf(const std::function<void()> &Work) {
+  const auto Start = std::chrono::steady_clock::now();
+  Work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+}
+
+void withoutEvents(const Setup &S, cl_program Program) {
+  // Launches the app asks no event for (libsplit keeps no real event for most of them once its
+  // planner settled on running them whole): clFinish, and the event of a launch queued behind
+  // them, still wait until every one ran. Checked by time: each of these launches takes a
+  // measured while, so a wait that ended early is too short (a lower bound, safe under load).
+  cl_kernel Spin = createKernel(Program, "spin");
+  const size_t N = 64, Launches = 6;
+  std::vector<cl_uint> Seed(N);
+  for (size_t I = 0; I < N; ++I)
+    Seed[I] = static_cast<cl_uint>(I);
+  cl_mem A = createBuffer(S.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof(cl_uint),
+                          Seed.data());
+  const std::vector<cl_uint> Zero(N, 0u);
+  cl_mem Runs = createBuffer(S.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                             N * sizeof(cl_uint), const_cast<cl_uint *>(Zero.data()));
+  setArg(Spin, 0, A);
+  setArg(Spin, 1, Runs);
+  size_t Launched = 0;
+  auto launch = [&](cl_uint Rounds, cl_event *Done) {
+    setArg(Spin, 2, Rounds);
+    ++Launched;
+    need(clEnqueueNDRangeKernel(S.Queue, Spin, 1, nullptr, &N, &N, 0, nullptr, Done), "launch");
+  };
+  for (int I = 0; I < 64; ++I) // short ones first, as a planner would see a loop's start
+    launch(1, nullptr);
+  need(clFinish(S.Queue), "clFinish");
+  // Rounds that take the device a few tens of milliseconds, the fastest of three, timed up to a
+  // blocking read of the kernel's output (which cannot end before the kernel did, whatever
+  // clFinish does).
+  cl_uint Probe = 0;
+  auto ranOnce = [&](cl_uint Rounds) {
+    return secondsOf([&] {
+      launch(Rounds, nullptr);
+      need(clEnqueueReadBuffer(S.Queue, A, CL_TRUE, 0, sizeof(Probe), &Probe, 0, nullptr, nullptr),
+           "read");
+    });
+  };
+  cl_uint Rounds = 1u << 16;
+  double Once = ranOnce(Rounds);
+  const double Scale = std::min(std::max(0.03 / std::max(Once, 1e-6), 1.0), 4096.0);
+  Rounds = static_cast<cl_uint>(Rounds * Scale);
+  Once = 1e9;
+  for (int I = 0; I < 3; ++I)
+    Once = std::min(Once, ranOnce(Rounds));
+  const double Finished = secondsOf([&] {
+    for (size_t I = 0; I < Launches; ++I)
+      launch(Rounds, nullptr);
+    clFinish(S.Queue);
+  });
+  say("clFinish waited for %zu launches without events: %s", Launches,
+      yesNo(Finished >= 0.5 * Launches * Once));
+  cl_event Behind = nullptr;
+  const double Waited = secondsOf([&] {
+    for (size_t I = 0; I < Launches; ++I)
+      launch(Rounds, nullptr);
+    launch(1, &Behind);
+    clWaitForEvents(1, &Behind);
+  });
+  say("the event of a launch behind them completed after them: %s",
+      yesNo(Waited >= 0.5 * Launches * Once && eventStatus(Behind) == CL_COMPLETE));
+  clReleaseEvent(Behind);
+  // The rounds depend on the machine's speed, so only the count of runs is compared.
+  const std::vector<cl_uint> Counted = readAll<cl_uint>(S.Queue, Runs, N);
+  say("every work-item saw every one of the %zu launches: %s", Launched,
+      yesNo(std::all_of(Counted.begin(), Counted.end(),
+                        [&](cl_uint C) { return C == static_cast<cl_uint>(Launched); })));
+  clReleaseMemObject(Runs);
+  clReleaseMemObject(A);
+  clReleaseKernel(Spin);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -335,6 +421,8 @@ int main(int Argc, char **Argv) {
   chains(S, Program);
   say("== a long stream of launches");
   longStream(S, Program);
+  say("== launches without events");
+  withoutEvents(S, Program);
   clReleaseProgram(Program);
   tearDown(S);
   say("done");

@@ -68,12 +68,17 @@ struct GuardSettings {
   unsigned FirstProbeInterval = 16;
   unsigned MaxProbeInterval = 1024;
   double ProbeBudget = 0.01;
+  // Settled on running whole, one launch in this many is measured; the others count at the
+  // model's prediction (toward the probe budget): measuring a launch costs the host a profiled
+  // event, which NVIDIA's driver charges like a second launch.
+  unsigned SettledSampleInterval = 8;
 };
 
 // One launch's way of running, as decided; handed back with its measurement.
 struct Ticket {
   Mode Run = Mode::Whole;
-  bool Cold = false; // the first launch this way since the other way ran (or ever)
+  bool Cold = false;    // the first launch this way since the other way ran (or ever)
+  bool Measured = true; // false: need not be observed (counted at its predicted cost)
 };
 
 // What a run learnt of a kernel, for the next run (warm start): the way it settled on and each
@@ -88,7 +93,7 @@ struct Decision {
   // False while the next decision needs this launch's measurement (first launches, probes): the
   // caller then observes it before deciding again instead of queueing launches ahead.
   bool Settled = true;
-  std::string Why;
+  const char *Why = "";
   std::optional<double> PredictedSplit, PredictedWhole; // seconds, when known
 };
 
@@ -107,7 +112,8 @@ public:
   bool settledWhole(double Work) const;
   // A settled whole launch, decided by settledWhole's answer.
   Decision decideWhole(double Work);
-  // What a decided launch cost, host preparation to its end (seconds).
+  // What a decided launch cost, host preparation to its end (seconds). Required for tickets
+  // Measured; for the others it only refines the model.
   void observe(const Ticket &Launch, double Work, double Seconds);
   // A split launch's estimate of what the app's device alone would have taken (its slice's
   // kernel time scaled to the whole launch), where the devices share no hardware.
@@ -126,7 +132,7 @@ public:
 
 private:
   enum class Phase { First, Exploring, Settled };
-  Decision issue(Mode M, bool Settled, std::string Why, double Work);
+  Decision issue(Mode M, bool Settled, const char *Why, double Work);
   Mode better(double Work, Mode Current) const;
 
   GuardSettings Settings;
@@ -141,6 +147,7 @@ private:
   std::uint64_t LaunchesSinceProbe = 0;
   std::uint64_t NextProbeCheck = 0; // LaunchesSinceProbe at which a probe is considered
   double SecondsSinceProbe = 0.0;
+  unsigned UnmeasuredInRow = 0; // settled whole launches since the last one measured
   double Regret = 0.0;
   CostModel Warm[2], Cold[2];
   CostModel InferredWhole;
