@@ -2,7 +2,8 @@
 # An A/B of the host cost per launch and of whole runs on the GPU machine, in one session: the
 # packed build (build-gpu/) against another build's library (BASELINE_LIB, default
 # build-gpu/baseline/libsplit.so), plus NVIDIA's own cost of what libsplit asks of it (events,
-# profiling queues). Writes machine.txt, native-variants.txt, overhead.txt and runs.csv into OUT.
+# profiling queues). Writes machine.txt, native-variants.txt, overhead.txt (every device),
+# overhead-gpus.txt (LIBSPLIT_DEVICES=gpu) and runs.csv into OUT.
 #
 #   OUT=dir [LIST=bench/gpu/whole-runs.txt] [ROUNDS=3] bench/gpu/ab_run.sh
 set -uo pipefail
@@ -23,8 +24,12 @@ for round in $(seq "${ROUNDS:-3}"); do
     echo "event=$1 profiling=$2 $("$tool" --device "$first" --launches 10000 --event "$1" --profiling "$2")"
   done
 done >"$out/native-variants.txt"
+# Every device (the GPUs and the CPU: what a user gets), then the GPUs alone.
 bash "$root/bench/tools/overhead_table.sh" --build "$pack" --rounds "${ROUNDS:-3}" \
   --app-device "$first" --devices "$gpus" --baseline-lib "$baseline" -- --launches 5000 \
   >"$out/overhead.txt" 2>&1
+LIBSPLIT_DEVICES=gpu bash "$root/bench/tools/overhead_table.sh" --build "$pack" \
+  --rounds "${ROUNDS:-3}" --app-device "$first" --devices "$gpus" --baseline-lib "$baseline" \
+  -- --launches 5000 >"$out/overhead-gpus.txt" 2>&1
 CONFIGS="native default baseline" BASELINE_LIB=$baseline LIST=${LIST:-$root/bench/gpu/whole-runs.txt} \
   bash "$root/bench/gpu/whole_runs.sh" >"$out/runs.csv" 2>"$out/runs.err"

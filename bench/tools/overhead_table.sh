@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Host cost per launch (issue 4), measured: runs bench/launch_overhead natively on each device,
-# then under libsplit on the app's device alone, on every device with the default balancer, and
-# on every device with every launch split (uniform), interleaved round by round so that the
+# then under libsplit on the app's device alone, on every device with default settings, on every
+# device with every launch split (uniform shares: each launch waits for its slices), and with
+# every launch split by the default balancer (LIBSPLIT_SPLIT=always: once its split holds, the
+# launches are pipelined), interleaved round by round so that the
 # machine's drift hits every configuration alike; prints the median and range per configuration.
 # A split launch's host cost is its time minus the slowest device's own native time.
 #
@@ -54,6 +56,8 @@ for sync in end each; do
       echo "$sync $variant-all-default $(split measure "$tool" --device "$app_device" \
         --sync "$sync" "$@")" >>"$results"
       echo "$sync $variant-all-uniform $(LIBSPLIT_BALANCER=uniform split measure "$tool" \
+        --device "$app_device" --sync "$sync" "$@")" >>"$results"
+      echo "$sync $variant-all-always $(LIBSPLIT_SPLIT=always split measure "$tool" \
         --device "$app_device" --sync "$sync" "$@")" >>"$results"
     done
   done

@@ -280,19 +280,7 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
   return Error;
 }
 
-void awaitRealQueue(ExecDevice &Device) {
-  const RealApi &Real = runtime().real();
-  cl_event Marker = nullptr;
-  const cl_int Error = Device.Version >= 12
-                           ? Real.clEnqueueMarkerWithWaitList(Device.RealQueue, 0, nullptr, &Marker)
-                           : Real.clEnqueueMarker(Device.RealQueue, &Marker);
-  if (Error != CL_SUCCESS || !Marker) {
-    Real.clFinish(Device.RealQueue);
-    return;
-  }
-  Real.clWaitForEvents(1, &Marker);
-  Real.clReleaseEvent(Marker);
-}
+void awaitRealQueue(ExecDevice &Device) { runtime().real().clFinish(Device.RealQueue); }
 
 namespace {
 

@@ -19,7 +19,7 @@ Kernel::Kernel(std::shared_ptr<Program> Owner, std::string Name, cl_kernel Valid
 Kernel::~Kernel() {
   const RealApi &Real = runtime().real();
   for (auto &[Key, K] : this->Real)
-    Real.clReleaseKernel(K);
+    Real.clReleaseKernel(K.Handle);
   Real.clReleaseKernel(Validation);
   --Owner->KernelCount;
 }
@@ -112,22 +112,86 @@ bool Kernel::allArgsSet() const {
   return true;
 }
 
-cl_kernel Kernel::realFor(ExecDevice &Device, bool Split, cl_int &Error) {
+Kernel::RealKernel *Kernel::realKernel(ExecDevice &Device, bool Split, cl_int &Error) {
   std::lock_guard<std::mutex> Lock(Mutex);
   Error = CL_SUCCESS;
   auto Key = std::make_pair(Device.Index, Split);
   auto Found = Real.find(Key);
   if (Found != Real.end())
-    return Found->second;
+    return &Found->second;
   cl_program Source = Split ? Owner->splitProgramFor(Device) : Owner->original();
   if (!Source) {
     Error = CL_INVALID_PROGRAM_EXECUTABLE;
     return nullptr;
   }
   cl_kernel K = runtime().real().clCreateKernel(Source, Name.c_str(), &Error);
-  if (K)
-    Real[Key] = K;
-  return K;
+  if (!K)
+    return nullptr;
+  RealKernel &Made = Real[Key];
+  Made.Handle = K;
+  return &Made;
+}
+
+cl_kernel Kernel::realFor(ExecDevice &Device, bool Split, cl_int &Error) {
+  RealKernel *K = realKernel(Device, Split, Error);
+  return K ? K->Handle : nullptr;
+}
+
+namespace {
+bool sameBytes(const ArgBytes &A, const ArgBytes &B) {
+  return A.size() == B.size() && std::equal(A.data(), A.data() + A.size(), B.data());
+}
+} // namespace
+
+cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector<KernelArg> &Args,
+                               cl_int &Error) {
+  RealKernel *K = realKernel(Device, Split, Error);
+  if (!K)
+    return nullptr;
+  const RealApi &Api = runtime().real();
+  K->Last.resize(std::max(K->Last.size(), Args.size()));
+  for (cl_uint I = 0; I < Args.size(); ++I) {
+    const KernelArg &A = Args[I];
+    SetArg &Was = K->Last[I];
+    switch (A.What) {
+    case KernelArg::Kind::Buffer: {
+      cl_mem Mem = A.Mem->realOn(Device, Error);
+      if (!Mem)
+        return nullptr;
+      if (Was.What == A.What && Was.RealMem == Mem && Was.Mem.lock() == A.Mem)
+        continue;
+      Error = Api.clSetKernelArg(K->Handle, I, sizeof(cl_mem), &Mem);
+      Was.Mem = A.Mem;
+      Was.RealMem = Mem;
+      break;
+    }
+    case KernelArg::Kind::NullBuffer:
+      if (Was.What == A.What)
+        continue;
+      Error = Api.clSetKernelArg(K->Handle, I, sizeof(cl_mem), nullptr);
+      break;
+    case KernelArg::Kind::Local:
+      if (Was.What == A.What && Was.LocalSize == A.LocalSize)
+        continue;
+      Error = Api.clSetKernelArg(K->Handle, I, A.LocalSize, nullptr);
+      Was.LocalSize = A.LocalSize;
+      break;
+    case KernelArg::Kind::Bytes:
+      if (Was.What == A.What && sameBytes(Was.Value, A.Value))
+        continue;
+      Error = Api.clSetKernelArg(K->Handle, I, A.Value.size(), A.Value.data());
+      Was.Value = A.Value;
+      break;
+    case KernelArg::Kind::Unset:
+      Error = CL_INVALID_KERNEL_ARGS;
+      break;
+    }
+    // A failed call leaves the argument unknown: set again next time.
+    Was.What = Error == CL_SUCCESS ? A.What : KernelArg::Kind::Unset;
+    if (Error != CL_SUCCESS)
+      return nullptr;
+  }
+  return K->Handle;
 }
 
 Kernel *asKernel(cl_kernel Handle) {

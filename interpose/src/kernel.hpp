@@ -65,6 +65,11 @@ public:
   // The real kernel a device runs: the app's original kernel (Split = false) or the
   // partition-ready one. Created on first use; used only on that device's worker.
   cl_kernel realFor(ExecDevice &Device, bool Split, cl_int &Error);
+  // The same, with Args (the app's arguments of a launch) set on it: only those that differ from
+  // what that real kernel last got (real clSetKernelArg calls cost every launch host time, and
+  // most launches repeat most arguments). Null with Error set when either fails.
+  cl_kernel realWithArgs(ExecDevice &Device, bool Split, const std::vector<KernelArg> &Args,
+                         cl_int &Error);
 
   // Whether its last launch left its kernels running (FinishesLater): its next launch may then
   // start on the app's thread without holding the app up (Queue::enqueue).
@@ -88,7 +93,21 @@ private:
   cl_kernel Validation;
   mutable std::mutex Mutex;
   std::vector<KernelArg> Args;
-  std::map<std::pair<std::size_t, bool>, cl_kernel> Real;
+  // A real kernel and the app arguments last set on it (a buffer as its object, alive, and its
+  // real memory object; scalars and local sizes by value). Touched only on its device's worker.
+  struct SetArg {
+    KernelArg::Kind What = KernelArg::Kind::Unset;
+    std::weak_ptr<Buffer> Mem;
+    cl_mem RealMem = nullptr;
+    ArgBytes Value;
+    size_t LocalSize = 0;
+  };
+  struct RealKernel {
+    cl_kernel Handle = nullptr;
+    std::vector<SetArg> Last;
+  };
+  RealKernel *realKernel(ExecDevice &Device, bool Split, cl_int &Error);
+  std::map<std::pair<std::size_t, bool>, RealKernel> Real;
   std::atomic<bool> LeftRunning{false};
   std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards;                          // under Mutex
   mutable std::vector<std::pair<cl_device_id, std::array<size_t, 3>>> RequiredSizes; // Mutex

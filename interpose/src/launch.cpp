@@ -72,47 +72,6 @@ RangeSet toRoot(const analysis::IntervalSet &Ranges, Buffer &B) {
   return Out;
 }
 
-cl_int setArgs(cl_kernel Real, ExecDevice &Device, const std::vector<KernelArg> &Args) {
-  const RealApi &Api = runtime().real();
-  for (cl_uint I = 0; I < Args.size(); ++I) {
-    const KernelArg &A = Args[I];
-    cl_int Error = CL_SUCCESS;
-    switch (A.What) {
-    case KernelArg::Kind::Buffer: {
-      cl_mem Mem = A.Mem->realOn(Device, Error);
-      if (!Mem)
-        return Error;
-      Error = Api.clSetKernelArg(Real, I, sizeof(cl_mem), &Mem);
-      break;
-    }
-    case KernelArg::Kind::NullBuffer:
-      Error = Api.clSetKernelArg(Real, I, sizeof(cl_mem), nullptr);
-      break;
-    case KernelArg::Kind::Local:
-      Error = Api.clSetKernelArg(Real, I, A.LocalSize, nullptr);
-      break;
-    case KernelArg::Kind::Bytes:
-      Error = Api.clSetKernelArg(Real, I, A.Value.size(), A.Value.data());
-      break;
-    case KernelArg::Kind::Unset:
-      return CL_INVALID_KERNEL_ARGS;
-    }
-    if (Error != CL_SUCCESS)
-      return Error;
-  }
-  return CL_SUCCESS;
-}
-
-// The device's real kernel (the app's original, or the partition-ready one when Split) with
-// the launch's arguments set; null with Error set when either fails.
-cl_kernel kernelWithArgs(Kernel &K, ExecDevice &Device, bool Split,
-                         const std::vector<KernelArg> &Args, cl_int &Error) {
-  cl_kernel Real = K.realFor(Device, Split, Error);
-  if (Real && (Error = setArgs(Real, Device, Args)) != CL_SUCCESS)
-    return nullptr;
-  return Real;
-}
-
 // Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds;
 // SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if unknown).
 cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr) {
@@ -261,7 +220,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     for (auto &[B, Ranges] : Missing)
       if ((Result = B->pushOnWorker(Device, Ranges)) != CL_SUCCESS)
         return;
-    cl_kernel Real = kernelWithArgs(K, Device, Moved, R.Args, Result);
+    cl_kernel Real = K.realWithArgs(Device, Moved, R.Args, Result);
     if (!Real || (Moved && (Result = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS))
       return;
     KernelStart = Clock::now();
@@ -892,7 +851,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done, b
            if (Mine.BytesIn)
              runtime().timeline().span(Device.Name, "transfer in", PushStart, Clock::now());
            cl_int Error = CL_SUCCESS;
-           cl_kernel Real = kernelWithArgs(K, Device, true, R.Args, Error);
+           cl_kernel Real = K.realWithArgs(Device, true, R.Args, Error);
            if (!Real)
              return Error;
            const RealApi &Api = runtime().real();

@@ -68,10 +68,11 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
       runCommand(*State, Next, true);
       Lock.lock();
       State->Busy = false;
+      Notify = State->Sleeping;
     } else {
       State->Commands.push_back(std::move(Next));
+      Notify = State->Sleeping || State->Gathering;
     }
-    Notify = State->Sleeping;
   }
   if (Notify)
     State->Wake.notify_one();
@@ -337,6 +338,8 @@ Queue::Wait Queue::oldestRun(const Executor &State, std::size_t Batch) {
 }
 
 void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock) {
+  if (State.Later.empty())
+    return;
   Wait W = oldestRun(State, MaxRun);
   {
     const HeldEvents Held(std::move(W.Events));
@@ -423,6 +426,20 @@ void Queue::run(std::shared_ptr<Executor> State) {
         // that app threads may start launches meanwhile (a device callback per launch, tried
         // first, made launches about 7 us slower with NVIDIA's driver on the H200).
         if (!State->Later.empty() && !oldestEnded(*State)) {
+          // Launches without events of their own that end the oldest run: nobody waits for them
+          // (an app thread that does waits itself, finishHere), so while the app keeps
+          // launching they gather, and complete together once it pauses or many have gathered:
+          // one wait on the device's queue for them all instead of one per launch.
+          if (!State->Stopping && State->Commands.empty() && State->Later.size() < MaxGathered &&
+              oldestRun(*State, MaxRun).Mark) {
+            const std::uint64_t Joined = State->Joined;
+            State->Gathering = true;
+            State->Wake.wait_for(Lock, GatherPause);
+            State->Gathering = false;
+            // Meanwhile launches joined (gather on), or an app thread completed some: look again.
+            if (State->Joined != Joined || State->Later.empty() || oldestEnded(*State))
+              continue;
+          }
           waitForRun(*State, Lock);
           continue;
         }

@@ -6,6 +6,7 @@
 #include "event.hpp"
 #include "handles.hpp"
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -127,6 +128,8 @@ private:
     bool HandedUntracked = false;
     // The executor thread waits on Wake: whoever gives it something to do wakes it.
     bool Sleeping = false;
+    // The executor lets untracked launches gather (see run): only a queued command wakes it.
+    bool Gathering = false;
     // Someone completes unfinished commands (in order: one at a time); a command body that
     // needs them completed waits on FinishingFree.
     bool Finishing = false;
@@ -161,7 +164,11 @@ private:
   // Waits (Mutex released meanwhile) for what oldestRun named, and records that the commands up
   // to its Order ended.
   static void waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock);
-  static constexpr std::size_t MaxRun = 64;
+  static constexpr std::size_t MaxRun = MaxUnfinished;
+  // Untracked launches the executor lets gather while the app keeps launching, and the pause in
+  // launches after which it completes them.
+  static constexpr std::size_t MaxGathered = 256;
+  static constexpr std::chrono::microseconds GatherPause{1000};
   // Completes the oldest unfinished command (Finishing held, Mutex not).
   static void finishOldest(Executor &State);
   // Completes the oldest ones until Count are left, waiting for Finishing if need be.
