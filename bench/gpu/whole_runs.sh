@@ -2,8 +2,9 @@
 # Whole runs as a user sees them (the "never slower" issue): each app natively on the first GPU,
 # then under libsplit with default settings on every device, then with LIBSPLIT_SPLIT=always
 # (every launch that can split does: libsplit before the planner's split guard); CONFIGS may add
-# gpus (LIBSPLIT_DEVICES=gpu), disabled (LIBSPLIT_DISABLE=1: the preload alone) and baseline (another
-# build's library, BASELINE_LIB, default settings: an A/B on one machine). One CSV row per
+# gpus (LIBSPLIT_DEVICES=gpu), gpusN (the first N GPUs: scaling), disabled (LIBSPLIT_DISABLE=1: the
+# preload alone) and baseline (another build's library, BASELINE_LIB, default settings: an A/B on
+# one machine). One CSV row per
 # run: app, arguments, configuration, the app's own timer, the process wall time, exit status.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
@@ -37,6 +38,9 @@ while IFS='|' read -r app args; do
     gpus) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu) ;;
     disabled) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DISABLE=1) ;;
     baseline) env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB}) ;;
+    gpus[0-9]*)
+      env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=$("$pack/bin/libsplit" --list-devices |
+        awk '$2 == "gpu" {print $1}' | head -n "${config#gpus}" | paste -sd,)) ;;
     esac
     start=$EPOCHREALTIME
     log=$(env "${env[@]}" timeout "${RUN_TIMEOUT:-120}" "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" 2>&1)

@@ -45,6 +45,9 @@ public:
   // Whether the guard decides (LIBSPLIT_SPLIT=auto with shares that adapt); otherwise every
   // launch that can split does.
   bool guarding() const { return Guarding; }
+  // Whether the guard decides from costs (LIBSPLIT_SPLIT=auto): a kernel's first launch then
+  // runs whole where the devices share hardware.
+  bool decidesFromCosts() const { return Guarding && !Alternate; }
   // The guard of a kernel (its name and source) launched from an app device (an execution
   // device index): kernel objects made again for the same kernel share it.
   std::shared_ptr<GuardSlot> guardFor(const std::string &Kernel, std::size_t AppDevice);

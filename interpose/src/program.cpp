@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 namespace libsplit {
 
@@ -147,6 +148,7 @@ void Program::buildSplitVariant(const std::string &Options) {
     SplitReal.clear();
     SplitUnavailable.clear();
     Pending.clear();
+    Deferred.clear();
   }
   auto unavailable = [this](std::string Why) {
     std::lock_guard<std::mutex> Lock(Mutex);
@@ -168,16 +170,24 @@ void Program::buildSplitVariant(const std::string &Options) {
     Compiled = std::move(Result);
   }
   // One partition-ready program per real context, built for that context's split devices. A
-  // context whose devices get no work from the first split (a CPU beside a GPU app) is built in
-  // the background: it is first needed at a probe, launches later, and a CPU build costs 60 ms
-  // (PoCL's cache warm) to 1.1 s (cold) that the app would otherwise wait for in
-  // clBuildProgram. Its devices are left out of launches until it is ready.
+  // context whose devices get no work from the first split (a CPU beside a GPU app, or every
+  // device where first launches run whole) is built in the background: it is first needed at a
+  // probe, launches later, and a CPU build costs 60 ms (PoCL's cache warm) to 1.1 s (cold) that the
+  // app would otherwise wait for in clBuildProgram. Its devices are left out of launches until it
+  // is ready. Devices that share cores (PoCL's two CPU runtimes) under the planner's guard: every
+  // kernel's first launch runs whole on the app's device, so no build is needed before the
+  // first probe (the app's clBuildProgram took the pair's two builds, about 50 ms, for none).
+  const bool WholeFirst = RT.planner().decidesFromCosts() &&
+                          std::count_if(Devices.begin(), Devices.end(), [](ExecDevice *D) {
+                            return (D->Type & CL_DEVICE_TYPE_CPU) != 0;
+                          }) > 1;
   const std::set<cl_device_type> WorkFirst = typesWorkingFirst(*Owner);
   std::map<cl_context, std::vector<cl_device_id>> Now, Later;
   std::map<cl_context, bool> Needed;
   for (ExecDevice *D : Devices)
-    Needed[D->RealContext] = Needed[D->RealContext] || WorkFirst.empty() ||
-                             WorkFirst.count(D->Type & ~CL_DEVICE_TYPE_DEFAULT) != 0;
+    Needed[D->RealContext] =
+        !WholeFirst && (Needed[D->RealContext] || WorkFirst.empty() ||
+                        WorkFirst.count(D->Type & ~CL_DEVICE_TYPE_DEFAULT) != 0);
   for (ExecDevice *D : Devices)
     (Needed[D->RealContext] ? Now : Later)[D->RealContext].push_back(D->Real);
   cl_int FirstError = CL_SUCCESS;
@@ -204,7 +214,20 @@ void Program::buildSplitVariant(const std::string &Options) {
     return;
   for (auto &[RealContext, Ids] : Later)
     Pending.insert(Ids.begin(), Ids.end());
-  RT.backgroundStarted();
+  if (WholeFirst) {
+    Deferred = std::move(Later);
+    DeferredOptions = Options;
+    return;
+  }
+  startLaterBuild(std::move(Later), Options);
+}
+
+void Program::startLaterBuild(std::map<cl_context, std::vector<cl_device_id>> Later,
+                              const std::string &Options) {
+  std::size_t LaterDevices = 0;
+  for (const auto &[RealContext, Ids] : Later)
+    LaterDevices += Ids.size();
+  runtime().backgroundStarted();
   LaterBuild = std::thread([this, Later = std::move(Later), Options, LaterDevices] {
     cl_int Error = CL_SUCCESS;
     std::string Log;
@@ -229,9 +252,13 @@ void Program::buildSplitVariant(const std::string &Options) {
   });
 }
 
-bool Program::splitBuildPending(const ExecDevice &Device) const {
+bool Program::splitBuildPending(const ExecDevice &Device) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  return Pending.count(Device.Real) != 0;
+  if (!Pending.count(Device.Real))
+    return false;
+  if (!Deferred.empty())
+    startLaterBuild(std::exchange(Deferred, {}), DeferredOptions);
+  return true;
 }
 
 cl_program Program::splitProgramFor(const ExecDevice &Device) const {
@@ -242,7 +269,8 @@ cl_program Program::splitProgramFor(const ExecDevice &Device) const {
 
 const CompiledKernel *Program::splitKernel(const std::string &Name, std::string &Why) const {
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (SplitReal.empty()) {
+  // Built, or being built (or to be, on first need) in the background.
+  if (SplitReal.empty() && Pending.empty()) {
     Why =
         SplitUnavailable.empty() ? "the program has no partition-ready variant" : SplitUnavailable;
     return nullptr;

@@ -41,8 +41,9 @@ public:
   // The partition-ready program on a device's real context and the kernel's split facts, or
   // null when the kernel must run unsplit (Why says why).
   cl_program splitProgramFor(const ExecDevice &Device) const;
-  // The partition-ready program is still being built for this device, in the background.
-  bool splitBuildPending(const ExecDevice &Device) const;
+  // The partition-ready program is still being built for this device, in the background, or
+  // not yet started (see buildSplitVariant): a launch that asks starts it.
+  bool splitBuildPending(const ExecDevice &Device);
   const CompiledKernel *splitKernel(const std::string &Name, std::string &Why) const;
   // Identifies the program's source across runs (empty when it has no partition-ready variant).
   std::string sourceKey() const;
@@ -77,6 +78,13 @@ private:
   std::vector<cl_program> Built;                // each real partition-ready program once
   std::set<cl_device_id> Pending; // devices whose partition-ready program is still being built
   std::thread LaterBuild;
+  // A background build not started yet (devices where first launches run whole): per real
+  // context, its devices; started by the first launch that asks for them.
+  std::map<cl_context, std::vector<cl_device_id>> Deferred;
+  std::string DeferredOptions;
+  // Starts the background build of Later (Mutex held).
+  void startLaterBuild(std::map<cl_context, std::vector<cl_device_id>> Later,
+                       const std::string &Options);
   std::vector<std::pair<void(CL_CALLBACK *)(cl_program, void *), void *>> ReleaseCallbacks;
 };
 
