@@ -43,5 +43,5 @@ echo "== outputs"
 seconds() { sed -n 's/.* in \([0-9.e+-]*\) s;.*/\1/p' "$1" | tail -1; }
 echo
 echo "== the app's own timer: native $(seconds "$work/native.log") s, under libsplit $(seconds "$work/split.log") s"
-echo "   (one run each; where the planner tries a split, PoCL compiles libsplit's partition-ready"
-echo "   kernels inside that launch)"
+echo "   (one run each; where the planner first tries a split, PoCL compiles libsplit's"
+echo "   partition-ready kernels in the background and that launch runs whole meanwhile)"
