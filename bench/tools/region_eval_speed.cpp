@@ -9,7 +9,7 @@
 #include <cstring>
 
 int main() {
-  const char *Text = R"(libsplit-summary 1
+  const char *Text = R"(libsplit-summary 2
 kernel stencil splittable
 arg 0 global - in
   access read guard gid0 1 (sub arg2 2) guard gid1 1 (sub arg3 2) bytes (mul (add (mul (sub gid1 1) arg2) gid0) 4) (add (mul (add (mul (add gid1 1) arg2) gid0) 4) 3)
