@@ -493,12 +493,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   LIBSPLIT_CHECK(!K->snapshotArgs(R.Args), CL_INVALID_MEM_OBJECT);
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();
-  const bool RunHere = Keep->lastLaunchLeftRunning();
-  const bool WholeSettled = RunHere && runsWholeNext(*Q, *Keep, R);
+  // Decided whole and settled, the launch leaves its kernel running whatever the last one did.
+  R.Decided = decideAtCall(*Q, *Keep, R);
+  const bool WholeSettled =
+      R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
+  const bool RunHere = WholeSettled || Keep->lastLaunchLeftRunning();
   return enqueue(
       *Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
-      [Keep, QueueKeep, R = std::move(R), WholeSettled](libsplit::Event &Done) mutable {
-        return executeLaunch(*QueueKeep, *Keep, R, Done, WholeSettled);
+      [Keep, QueueKeep, R = std::move(R)](libsplit::Event &Done) mutable {
+        return executeLaunch(*QueueKeep, *Keep, R, Done);
       },
       CommandOrder::Free, false, RunHere, WholeSettled);
 }

@@ -482,16 +482,42 @@ static double workItems(const LaunchRequest &R) {
   return Work;
 }
 
-bool runsWholeNext(Queue &Q, Kernel &K, const LaunchRequest &Request) {
-  // Before the warm start is loaded, a guard made here would miss it.
-  if (!runtime().planner().guarding() || !runtime().planner().tuningStarted() ||
-      Q.context().splitDevices().size() < 2)
-    return false;
-  std::string Why;
-  return K.splitFacts(Why) && K.splitGuard(Q.exec().Index)->settledWhole(workItems(Request));
+static bool sharedCores(const std::vector<ExecDevice *> &Devices) {
+  return std::count_if(Devices.begin(), Devices.end(),
+                       [](const ExecDevice *D) { return (D->Type & CL_DEVICE_TYPE_CPU) != 0; }) > 1;
 }
 
-cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done, bool WholeSettled) {
+// The planner's warm start (LIBSPLIT_TUNING) loads at the first launch that needs a guard: guards
+// made before it would miss it.
+static void startTuning(Runtime &RT, const std::vector<ExecDevice *> &Devices) {
+  if (!RT.planner().guarding() || RT.planner().tuningStarted())
+    return;
+  std::string Signature;
+  for (const ExecDevice *D : Devices)
+    Signature += D->Name + ";";
+  RT.planner().startTuning(tuningDirectory(RT.config()), Signature, RT.log());
+}
+
+std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request) {
+  Runtime &RT = runtime();
+  const std::vector<ExecDevice *> &Devices = Q.context().splitDevices();
+  std::string Why;
+  if (!RT.planner().guarding() || Devices.size() < 2 || !K.splitFacts(Why))
+    return std::nullopt;
+  startTuning(RT, Devices);
+  const std::shared_ptr<GuardSlot> Guard = K.splitGuard(Q.exec().Index);
+  const double Work = workItems(Request);
+  if (sharedCores(Devices)) {
+    planner::PricedBytes Shared;
+    Shared.SharedHardware = true;
+    return Guard->decide(Work, Shared);
+  }
+  if (Guard->settledWhole(Work))
+    return Guard->decideWhole(Work);
+  return std::nullopt;
+}
+
+cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   (void)Done;
   Context &C = Q.context();
   Runtime &RT = runtime();
@@ -572,12 +598,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done, b
 
   // The split guard (planner/): whether this kernel's launches split at all, from what splitting
   // and running whole on the app's device cost it so far, at every NDRange size.
-  if (RT.planner().guarding() && !RT.planner().tuningStarted()) {
-    std::string Signature;
-    for (const ExecDevice *D : Devices)
-      Signature += D->Name + ";";
-    RT.planner().startTuning(tuningDirectory(RT.config()), Signature, RT.log());
-  }
+  startTuning(RT, Devices);
   const std::shared_ptr<GuardSlot> Guard =
       RT.planner().guarding() ? K.splitGuard(Q.exec().Index) : nullptr;
   const double Work = workItems(Request);
@@ -597,16 +618,14 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done, b
   // prices a split at the whole launch's time whatever its bytes, so a launch it is to price
   // needs no plan (the split devices' canRun, regions and proposal cost a short kernel more than
   // its run).
-  const bool SharedCores = std::count_if(Devices.begin(), Devices.end(), [](const ExecDevice *D) {
-                             return (D->Type & CL_DEVICE_TYPE_CPU) != 0;
-                           }) > 1;
-  if (Guard && (WholeSettled || SharedCores || !Guard->needsPrice())) {
+  const bool SharedCores = sharedCores(Devices);
+  if (Guard && (Request.Decided || SharedCores || !Guard->needsPrice())) {
     std::optional<planner::PricedBytes> Shared;
     if (SharedCores) {
       Shared = planner::PricedBytes();
       Shared->SharedHardware = true;
     }
-    Plan = WholeSettled ? Guard->decideWhole(Work) : Guard->decide(Work, Shared);
+    Plan = Request.Decided ? *Request.Decided : Guard->decide(Work, Shared);
     if (Plan->Launch.Run == planner::Mode::Whole)
       return guardedWhole(*Plan);
   }

@@ -6,6 +6,7 @@
 #include "queue.hpp"
 
 #include <array>
+#include <optional>
 
 namespace libsplit {
 
@@ -19,17 +20,20 @@ struct LaunchRequest {
   // The app asked for the launch's event: it may wait for this launch alone, so the launch keeps
   // a real event of its own (a marker would also wait for the launches queued after it).
   bool EventWanted = false;
+  // The split guard's decision, where it was made at the app's call (decideAtCall).
+  std::optional<planner::Decision> Decided;
 };
 
-// Runs on the queue's executor thread, or on the app's (Queue::enqueue). WholeSettled: the launch
-// was promised to run whole on the app's device (runsWholeNext said so at the call). A launch
-// left running takes Request's arguments with it.
-cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done,
-                     bool WholeSettled = false);
+// Runs on the queue's executor thread, or on the app's (Queue::enqueue). A launch left running
+// takes Request's arguments with it.
+cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done);
 
-// Whether the split guard has settled K's launches from Q on running whole on Q's device, with
-// no probe or measurement due at this launch: it may then start on the app's thread behind
-// unfinished launches, as where nothing splits.
-bool runsWholeNext(Queue &Q, Kernel &K, const LaunchRequest &Request);
+// The split guard's decision for a launch, where it can be made at the app's call rather than
+// when the launch runs: a kernel settled on running whole with nothing to measure or probe, and,
+// where the devices share cores (a split is priced without a plan), every launch. A launch
+// decided whole and settled may start on the app's thread behind unfinished launches, as where
+// nothing splits; deciding later, launches queued behind one whose decision was pending were all
+// left to the executor while the app launched faster than it ran them.
+std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request);
 
 } // namespace libsplit

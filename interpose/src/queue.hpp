@@ -130,6 +130,10 @@ private:
     bool Sleeping = false;
     // The executor lets untracked launches gather (see run): only a queued command wakes it.
     bool Gathering = false;
+    // An app thread waits (Idle) for the command body that runs to end, to start its launch
+    // itself rather than queue it behind (see enqueue).
+    bool AppWaitsIdle = false;
+    std::condition_variable Idle;
     // Someone completes unfinished commands (in order: one at a time); a command body that
     // needs them completed waits on FinishingFree.
     bool Finishing = false;
@@ -169,6 +173,10 @@ private:
   // launches after which it completes them.
   static constexpr std::size_t MaxGathered = 256;
   static constexpr std::chrono::microseconds GatherPause{1000};
+  // How long an app thread waits for a running command body before it queues its launch.
+  static constexpr std::chrono::microseconds CatchUp{200};
+  // Busy given up (Mutex held): an app thread waiting to start its launch is woken.
+  static void becameIdle(Executor &State);
   // Completes the oldest unfinished command (Finishing held, Mutex not).
   static void finishOldest(Executor &State);
   // Completes the oldest ones until Count are left, waiting for Finishing if need be.
