@@ -176,7 +176,7 @@ void Program::buildSplitVariant(const std::string &Options) {
   // app would otherwise wait for in clBuildProgram. Its devices are left out of launches until it
   // is ready. Devices that share cores (PoCL's two CPU runtimes) under the planner's guard: every
   // kernel's first launch runs whole on the app's device, so no build is needed before the
-  // first probe (the app's clBuildProgram took the pair's two builds, about 50 ms, for none).
+  // first probe (the app's clBuildProgram would wait for builds that no launch may use).
   const bool WholeFirst = RT.planner().decidesFromCosts() &&
                           std::count_if(Devices.begin(), Devices.end(), [](ExecDevice *D) {
                             return (D->Type & CL_DEVICE_TYPE_CPU) != 0;

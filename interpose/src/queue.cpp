@@ -61,9 +61,9 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     const bool Launch = Type == CL_COMMAND_NDRANGE_KERNEL || Type == CL_COMMAND_TASK;
     // A launch that will run whole, arriving while the executor runs commands before it:
     // queued, it would be run by the executor, and so would every launch after it while the
-    // app launches faster than the executor runs them (all 800 launches of a CFD-style step
-    // loop on the CPU pair, 1.8x its time on the app's thread). It waits a little for them to
-    // end and starts itself; a longer backlog shrinks by what ran meanwhile.
+    // app launches faster than the executor runs them (a loop of short kernels, to its end).
+    // It waits a little for them to end and starts itself; a longer backlog shrinks by what
+    // ran meanwhile.
     if (RunHere && BehindLaunches && !State->OutOfOrder && Next.WaitFor.empty() &&
         (State->Busy || !State->Commands.empty()) && !State->Stopping) {
       State->AppWaitsIdle = true;
