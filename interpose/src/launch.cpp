@@ -1,5 +1,7 @@
 #include "launch.hpp"
 
+#include "launch_plan.hpp"
+
 #include "merge.hpp"
 #include "runtime.hpp"
 
@@ -29,47 +31,6 @@ Clock::duration hostDuration(double Seconds) {
 
 double secondsSince(Clock::time_point Start) {
   return std::chrono::duration<double>(Clock::now() - Start).count();
-}
-
-struct Slice {
-  ExecDevice *Device = nullptr;
-  std::size_t FirstGroup = 0;
-  std::size_t EndGroup = 0;
-  double Share = 0.0;
-  // Measured while it runs.
-  double KernelSeconds = 0.0;
-  double TransferSeconds = 0.0;
-  std::uint64_t BytesIn = 0;
-  std::uint64_t BytesOut = 0;
-};
-
-// What one buffer (a root buffer: arguments that alias share one entry) needs per slice.
-struct BufferPlan {
-  bool Writes = false;
-  bool Merge = false;               // merged on the host after the slices (merge.hpp)
-  std::vector<CombineSpan> Combine; // atomically updated bytes, merged by combination
-  std::vector<RangeSet> Need;       // per slice: bytes that must be valid before it runs
-  std::vector<RangeSet> Write;      // per slice: bytes it may write
-  std::vector<RangeSet> Missing;    // per slice: Need minus what is already valid there
-};
-
-RangeSet wholeOf(Buffer &B) {
-  const size_t Base = B.rootOffset();
-  return RangeSet(Base, Base + B.size());
-}
-
-// Analysis ranges are relative to the argument's pointer; validity is kept per root buffer.
-RangeSet toRoot(const analysis::IntervalSet &Ranges, Buffer &B) {
-  RangeSet Out;
-  const std::int64_t Base = static_cast<std::int64_t>(B.rootOffset());
-  const std::int64_t Size = static_cast<std::int64_t>(B.size());
-  for (const analysis::ByteRange &R : Ranges.ranges()) {
-    const std::int64_t Begin = std::max<std::int64_t>(R.Begin, 0);
-    const std::int64_t End = std::min<std::int64_t>(R.End, Size);
-    if (Begin < End)
-      Out.add(static_cast<size_t>(Base + Begin), static_cast<size_t>(Base + End));
-  }
-  return Out;
 }
 
 // Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds;
@@ -121,14 +82,6 @@ cl_int runKernel(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R,
   if (Error != CL_SUCCESS)
     return Error;
   return awaitKernel(Done, Seconds);
-}
-
-bool readOnlyForKernels(const Buffer &B) {
-  const Buffer *Top = &B;
-  // A sub-buffer inherits its parent's access unless it says otherwise.
-  while (Top && !(Top->flags() & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE)))
-    Top = Top->parent();
-  return Top && (Top->flags() & CL_MEM_READ_ONLY);
 }
 
 LaunchRecord recordOf(const Kernel &K, const LaunchRequest &R) {
@@ -303,81 +256,6 @@ std::array<size_t, 3> chooseLocalSize(const LaunchRequest &R,
   return Local;
 }
 
-bool hasRegions(const CompiledKernel &Facts, const LaunchRequest &R) {
-  return Facts.Regions.Args.size() == R.Args.size();
-}
-
-// How argument ArgIndex combines after the slices, or null when it is not a buffer the kernel
-// updates with global atomics.
-const analysis::AtomicMerge *atomicMergeOf(const CompiledKernel &Facts, const LaunchRequest &R,
-                                           size_t ArgIndex) {
-  if (ArgIndex >= Facts.AtomicMerges.size() || Facts.AtomicMerges[ArgIndex].empty() ||
-      ArgIndex >= R.Args.size() || R.Args[ArgIndex].What != KernelArg::Kind::Buffer)
-    return nullptr;
-  return &Facts.AtomicMerges[ArgIndex];
-}
-
-// Why the launch's atomically updated buffers cannot be combined, or "" when they can: each
-// needs its regions, and memory no other argument shares (the combination owns those bytes).
-std::string atomicsObstacle(const CompiledKernel &Facts, const LaunchRequest &R, bool Regions) {
-  for (size_t I = 0; I < R.Args.size(); ++I) {
-    if (!atomicMergeOf(Facts, R, I))
-      continue;
-    const std::string &Name = Facts.Regions.Args[I].Name;
-    const std::string Which = Name.empty() ? "argument " + std::to_string(I) : Name;
-    if (!Regions)
-      return "the region summary does not match the arguments, and " + Which +
-             " is updated atomically";
-    for (size_t J = 0; J < R.Args.size(); ++J)
-      if (J != I && R.Args[J].What == KernelArg::Kind::Buffer &&
-          &R.Args[J].Mem->root() == &R.Args[I].Mem->root())
-        return Which + " is updated atomically and shares its buffer with argument " +
-               std::to_string(J);
-  }
-  return "";
-}
-
-bool atomicsCombined(const CompiledKernel &Facts, const LaunchRequest &R) {
-  for (size_t I = 0; I < R.Args.size(); ++I)
-    if (atomicMergeOf(Facts, R, I))
-      return true;
-  return false;
-}
-
-// The root-buffer bytes of an atomically updated argument and how each combines.
-std::vector<CombineSpan> combineSpans(const analysis::AtomicMerge &Plan, Buffer &Arg) {
-  std::vector<CombineSpan> Spans;
-  const std::int64_t Size = static_cast<std::int64_t>(Arg.size());
-  for (const analysis::CombineRange &Range : Plan.Ranges) {
-    const std::int64_t Begin = Range.Whole ? 0 : std::max<std::int64_t>(Range.First, 0);
-    const std::int64_t End = Range.Whole ? Size : std::min<std::int64_t>(Range.Last + 1, Size);
-    if (Begin < End)
-      Spans.push_back({Span{Arg.rootOffset() + static_cast<size_t>(Begin),
-                            Arg.rootOffset() + static_cast<size_t>(End)},
-                       Range.How});
-  }
-  return Spans;
-}
-
-analysis::NDRange ndrangeOf(const LaunchRequest &R) {
-  analysis::NDRange N;
-  N.WorkDim = R.WorkDim;
-  for (cl_uint D = 0; D < 3; ++D) {
-    N.Global[D] = R.Global[D];
-    N.Local[D] = R.Local[D];
-    N.Offset[D] = R.Offset[D];
-  }
-  return N;
-}
-
-analysis::LaunchArgs scalarsOf(const LaunchRequest &R) {
-  analysis::LaunchArgs A;
-  for (const KernelArg &Arg : R.Args)
-    A.ScalarBytes.push_back(Arg.What == KernelArg::Kind::Bytes ? Arg.Value.toVector()
-                                                               : std::vector<std::uint8_t>{});
-  return A;
-}
-
 // Whether Device can run this launch's slices: the work-group size the kernel allows there
 // (register pressure can lower it below the device's maximum) and its local memory.
 bool canRun(Kernel &K, ExecDevice &Device, const LaunchRequest &R, std::string &Why) {
@@ -423,42 +301,6 @@ bool canRun(Kernel &K, ExecDevice &Device, const LaunchRequest &R, std::string &
     return false;
   }
   return true;
-}
-
-// What a split would move against running whole on Home (planner::PricedBytes): bytes a device
-// lacks, twice those that only another device holds (they come through the host), plus, for a
-// merged buffer, what each slice sends back.
-planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
-                                const std::vector<Slice> &Slices, ExecDevice &Home,
-                                bool SeparateHardware) {
-  auto cost = [](Buffer &Root, const RangeSet &Lacking) {
-    return static_cast<double>(Lacking.totalBytes() + Root.missingOnHost(Lacking).totalBytes());
-  };
-  std::vector<double> PerSlice(Slices.size(), 0.0);
-  planner::PricedBytes Bytes;
-  Bytes.SharedHardware = !SeparateHardware;
-  for (const auto &[Root, P] : Plans) {
-    if (Root->neverWritten() && !P.Merge)
-      continue; // undefined contents travel nowhere
-    RangeSet All;
-    for (size_t I = 0; I < Slices.size(); ++I) {
-      PerSlice[I] += cost(*Root, Root->missingOn(Slices[I].Device->Index, P.Need[I]));
-      if (P.Merge)
-        PerSlice[I] += static_cast<double>(P.Write[I].totalBytes());
-      All.add(P.Need[I]);
-    }
-    Bytes.Whole += cost(*Root, Root->missingOn(Home.Index, All));
-  }
-  for (double B : PerSlice)
-    Bytes.Split = std::max(Bytes.Split, B);
-  size_t Groups = 0, Largest = 0;
-  for (const Slice &S : Slices) {
-    Groups += S.EndGroup - S.FirstGroup;
-    Largest = std::max(Largest, S.EndGroup - S.FirstGroup);
-  }
-  if (Groups)
-    Bytes.LargestShare = static_cast<double>(Largest) / static_cast<double>(Groups);
-  return Bytes;
 }
 
 const char *purposeName(balancer::LaunchPurpose P) {
@@ -712,75 +554,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   if (Slices.empty())
     return whole("the balancer gave no device any work-group");
 
-  // Regions per root buffer and slice: from the summary where the compiler gave one, else the
-  // whole buffer, written buffers then merged by diff against a snapshot.
-  std::vector<std::vector<analysis::ArgRegions>> Evaluated;
-  if (Regions)
-    for (const Slice &S : Slices)
-      Evaluated.push_back(
-          analysis::evaluateSlice(Facts->Regions, Range, Scalars, {Dim, S.FirstGroup, S.EndGroup}));
-  std::map<Buffer *, BufferPlan> Plans;
-  for (size_t ArgIndex = 0; ArgIndex < R.Args.size(); ++ArgIndex) {
-    const KernelArg &A = R.Args[ArgIndex];
-    if (A.What != KernelArg::Kind::Buffer)
-      continue;
-    Buffer &Arg = *A.Mem;
-    BufferPlan &P = Plans[&Arg.root()];
-    P.Need.resize(Slices.size());
-    P.Write.resize(Slices.size());
-    const bool MayWrite = !readOnlyForKernels(Arg);
-    if (const analysis::AtomicMerge *Atomic = atomicMergeOf(*Facts, R, ArgIndex)) {
-      // Every device starts from the same snapshot of the atomically updated bytes, the whole
-      // argument for one kind of update; the copies are combined afterwards.
-      const std::vector<CombineSpan> Spans = combineSpans(*Atomic, Arg);
-      RangeSet Bytes;
-      for (const CombineSpan &C : Spans)
-        Bytes.add(C.Bytes.Begin, C.Bytes.End);
-      for (size_t I = 0; I < Slices.size(); ++I) {
-        P.Need[I].add(Bytes);
-        P.Write[I].add(Bytes);
-      }
-      P.Combine.insert(P.Combine.end(), Spans.begin(), Spans.end());
-      P.Writes = P.Merge = true;
-      continue;
-    }
-    for (size_t I = 0; I < Slices.size(); ++I) {
-      if (!Regions) {
-        P.Need[I].add(wholeOf(Arg));
-        if (MayWrite) {
-          P.Write[I].add(wholeOf(Arg));
-          P.Writes = P.Merge = true;
-        }
-        continue;
-      }
-      const analysis::ArgRegions &Used = Evaluated[I][ArgIndex];
-      if (Used.ReadWhole || Used.WriteWhole || Used.AtomicWhole)
-        P.Need[I].add(wholeOf(Arg));
-      P.Need[I].add(toRoot(Used.Read, Arg));
-      P.Need[I].add(toRoot(Used.Write, Arg));
-      P.Need[I].add(toRoot(Used.Atomic, Arg));
-      if (Used.WriteWhole || Used.AtomicWhole || !Used.Atomic.empty()) {
-        P.Write[I].add(wholeOf(Arg));
-        P.Writes = P.Merge = true;
-      } else if (!Used.Write.empty()) {
-        P.Write[I].add(toRoot(Used.Write, Arg));
-        P.Writes = true;
-      }
-    }
-  }
-  // Slices whose writes overlap cannot each keep theirs: merge.
-  for (auto &[Root, P] : Plans)
-    for (size_t I = 0; I < Slices.size() && !P.Merge; ++I)
-      for (size_t J = I + 1; J < Slices.size() && !P.Merge; ++J)
-        if (!P.Write[I].intersection(P.Write[J]).empty())
-          P.Merge = true;
-  // One slice (a device alone: the balancer's probe of it, or a split held on one device) writes
-  // in place what it writes, as a whole launch does: nothing to merge or combine.
-  if (Slices.size() == 1)
-    for (auto &[Root, P] : Plans) {
-      P.Merge = false;
-      P.Combine.clear();
-    }
+  std::map<Buffer *, BufferPlan> Plans =
+      planBuffers(*Facts, R, Slices, Regions, Range, Scalars, Dim);
   bool AnyDiffMerge = false, AnyCombine = false;
   for (auto &[Root, P] : Plans) {
     AnyDiffMerge |= P.Merge && P.Combine.empty();

@@ -1,0 +1,214 @@
+#include "launch_plan.hpp"
+
+#include <algorithm>
+
+namespace libsplit {
+
+RangeSet wholeOf(Buffer &B) {
+  const size_t Base = B.rootOffset();
+  return RangeSet(Base, Base + B.size());
+}
+
+RangeSet toRoot(const analysis::IntervalSet &Ranges, Buffer &B) {
+  RangeSet Out;
+  const std::int64_t Base = static_cast<std::int64_t>(B.rootOffset());
+  const std::int64_t Size = static_cast<std::int64_t>(B.size());
+  for (const analysis::ByteRange &R : Ranges.ranges()) {
+    const std::int64_t Begin = std::max<std::int64_t>(R.Begin, 0);
+    const std::int64_t End = std::min<std::int64_t>(R.End, Size);
+    if (Begin < End)
+      Out.add(static_cast<size_t>(Base + Begin), static_cast<size_t>(Base + End));
+  }
+  return Out;
+}
+
+bool readOnlyForKernels(const Buffer &B) {
+  const Buffer *Top = &B;
+  // A sub-buffer inherits its parent's access unless it says otherwise.
+  while (Top && !(Top->flags() & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE)))
+    Top = Top->parent();
+  return Top && (Top->flags() & CL_MEM_READ_ONLY);
+}
+
+bool hasRegions(const CompiledKernel &Facts, const LaunchRequest &R) {
+  return Facts.Regions.Args.size() == R.Args.size();
+}
+
+const analysis::AtomicMerge *atomicMergeOf(const CompiledKernel &Facts, const LaunchRequest &R,
+                                           size_t ArgIndex) {
+  if (ArgIndex >= Facts.AtomicMerges.size() || Facts.AtomicMerges[ArgIndex].empty() ||
+      ArgIndex >= R.Args.size() || R.Args[ArgIndex].What != KernelArg::Kind::Buffer)
+    return nullptr;
+  return &Facts.AtomicMerges[ArgIndex];
+}
+
+// Why the launch's atomically updated buffers cannot be combined, or "" when they can: each
+// needs its regions, and memory no other argument shares (the combination owns those bytes).
+std::string atomicsObstacle(const CompiledKernel &Facts, const LaunchRequest &R, bool Regions) {
+  for (size_t I = 0; I < R.Args.size(); ++I) {
+    if (!atomicMergeOf(Facts, R, I))
+      continue;
+    const std::string &Name = Facts.Regions.Args[I].Name;
+    const std::string Which = Name.empty() ? "argument " + std::to_string(I) : Name;
+    if (!Regions)
+      return "the region summary does not match the arguments, and " + Which +
+             " is updated atomically";
+    for (size_t J = 0; J < R.Args.size(); ++J)
+      if (J != I && R.Args[J].What == KernelArg::Kind::Buffer &&
+          &R.Args[J].Mem->root() == &R.Args[I].Mem->root())
+        return Which + " is updated atomically and shares its buffer with argument " +
+               std::to_string(J);
+  }
+  return "";
+}
+
+bool atomicsCombined(const CompiledKernel &Facts, const LaunchRequest &R) {
+  for (size_t I = 0; I < R.Args.size(); ++I)
+    if (atomicMergeOf(Facts, R, I))
+      return true;
+  return false;
+}
+
+std::vector<CombineSpan> combineSpans(const analysis::AtomicMerge &Plan, Buffer &Arg) {
+  std::vector<CombineSpan> Spans;
+  const std::int64_t Size = static_cast<std::int64_t>(Arg.size());
+  for (const analysis::CombineRange &Range : Plan.Ranges) {
+    const std::int64_t Begin = Range.Whole ? 0 : std::max<std::int64_t>(Range.First, 0);
+    const std::int64_t End = Range.Whole ? Size : std::min<std::int64_t>(Range.Last + 1, Size);
+    if (Begin < End)
+      Spans.push_back({Span{Arg.rootOffset() + static_cast<size_t>(Begin),
+                            Arg.rootOffset() + static_cast<size_t>(End)},
+                       Range.How});
+  }
+  return Spans;
+}
+
+analysis::NDRange ndrangeOf(const LaunchRequest &R) {
+  analysis::NDRange N;
+  N.WorkDim = R.WorkDim;
+  for (cl_uint D = 0; D < 3; ++D) {
+    N.Global[D] = R.Global[D];
+    N.Local[D] = R.Local[D];
+    N.Offset[D] = R.Offset[D];
+  }
+  return N;
+}
+
+analysis::LaunchArgs scalarsOf(const LaunchRequest &R) {
+  analysis::LaunchArgs A;
+  for (const KernelArg &Arg : R.Args)
+    A.ScalarBytes.push_back(Arg.What == KernelArg::Kind::Bytes ? Arg.Value.toVector()
+                                                               : std::vector<std::uint8_t>{});
+  return A;
+}
+
+std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const LaunchRequest &R,
+                                           const std::vector<Slice> &Slices, bool Regions,
+                                           const analysis::NDRange &Range,
+                                           const analysis::LaunchArgs &Scalars, cl_uint Dim) {
+  // Regions per root buffer and slice: from the summary where the compiler gave one, else the
+  // whole buffer, written buffers then merged by diff against a snapshot.
+  std::vector<std::vector<analysis::ArgRegions>> Evaluated;
+  if (Regions)
+    for (const Slice &S : Slices)
+      Evaluated.push_back(
+          analysis::evaluateSlice(Facts.Regions, Range, Scalars, {Dim, S.FirstGroup, S.EndGroup}));
+  std::map<Buffer *, BufferPlan> Plans;
+  for (size_t ArgIndex = 0; ArgIndex < R.Args.size(); ++ArgIndex) {
+    const KernelArg &A = R.Args[ArgIndex];
+    if (A.What != KernelArg::Kind::Buffer)
+      continue;
+    Buffer &Arg = *A.Mem;
+    BufferPlan &P = Plans[&Arg.root()];
+    P.Need.resize(Slices.size());
+    P.Write.resize(Slices.size());
+    const bool MayWrite = !readOnlyForKernels(Arg);
+    if (const analysis::AtomicMerge *Atomic = atomicMergeOf(Facts, R, ArgIndex)) {
+      // Every device starts from the same snapshot of the atomically updated bytes, the whole
+      // argument for one kind of update; the copies are combined afterwards.
+      const std::vector<CombineSpan> Spans = combineSpans(*Atomic, Arg);
+      RangeSet Bytes;
+      for (const CombineSpan &C : Spans)
+        Bytes.add(C.Bytes.Begin, C.Bytes.End);
+      for (size_t I = 0; I < Slices.size(); ++I) {
+        P.Need[I].add(Bytes);
+        P.Write[I].add(Bytes);
+      }
+      P.Combine.insert(P.Combine.end(), Spans.begin(), Spans.end());
+      P.Writes = P.Merge = true;
+      continue;
+    }
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      if (!Regions) {
+        P.Need[I].add(wholeOf(Arg));
+        if (MayWrite) {
+          P.Write[I].add(wholeOf(Arg));
+          P.Writes = P.Merge = true;
+        }
+        continue;
+      }
+      const analysis::ArgRegions &Used = Evaluated[I][ArgIndex];
+      if (Used.ReadWhole || Used.WriteWhole || Used.AtomicWhole)
+        P.Need[I].add(wholeOf(Arg));
+      P.Need[I].add(toRoot(Used.Read, Arg));
+      P.Need[I].add(toRoot(Used.Write, Arg));
+      P.Need[I].add(toRoot(Used.Atomic, Arg));
+      if (Used.WriteWhole || Used.AtomicWhole || !Used.Atomic.empty()) {
+        P.Write[I].add(wholeOf(Arg));
+        P.Writes = P.Merge = true;
+      } else if (!Used.Write.empty()) {
+        P.Write[I].add(toRoot(Used.Write, Arg));
+        P.Writes = true;
+      }
+    }
+  }
+  // Slices whose writes overlap cannot each keep theirs: merge.
+  for (auto &[Root, P] : Plans)
+    for (size_t I = 0; I < Slices.size() && !P.Merge; ++I)
+      for (size_t J = I + 1; J < Slices.size() && !P.Merge; ++J)
+        if (!P.Write[I].intersection(P.Write[J]).empty())
+          P.Merge = true;
+  // One slice (a device alone: the balancer's probe of it, or a split held on one device) writes
+  // in place what it writes, as a whole launch does: nothing to merge or combine.
+  if (Slices.size() == 1)
+    for (auto &[Root, P] : Plans) {
+      P.Merge = false;
+      P.Combine.clear();
+    }
+  return Plans;
+}
+
+planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
+                                const std::vector<Slice> &Slices, ExecDevice &Home,
+                                bool SeparateHardware) {
+  auto cost = [](Buffer &Root, const RangeSet &Lacking) {
+    return static_cast<double>(Lacking.totalBytes() + Root.missingOnHost(Lacking).totalBytes());
+  };
+  std::vector<double> PerSlice(Slices.size(), 0.0);
+  planner::PricedBytes Bytes;
+  Bytes.SharedHardware = !SeparateHardware;
+  for (const auto &[Root, P] : Plans) {
+    if (Root->neverWritten() && !P.Merge)
+      continue; // undefined contents travel nowhere
+    RangeSet All;
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      PerSlice[I] += cost(*Root, Root->missingOn(Slices[I].Device->Index, P.Need[I]));
+      if (P.Merge)
+        PerSlice[I] += static_cast<double>(P.Write[I].totalBytes());
+      All.add(P.Need[I]);
+    }
+    Bytes.Whole += cost(*Root, Root->missingOn(Home.Index, All));
+  }
+  for (double B : PerSlice)
+    Bytes.Split = std::max(Bytes.Split, B);
+  size_t Groups = 0, Largest = 0;
+  for (const Slice &S : Slices) {
+    Groups += S.EndGroup - S.FirstGroup;
+    Largest = std::max(Largest, S.EndGroup - S.FirstGroup);
+  }
+  if (Groups)
+    Bytes.LargestShare = static_cast<double>(Largest) / static_cast<double>(Groups);
+  return Bytes;
+}
+
+} // namespace libsplit
