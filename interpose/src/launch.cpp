@@ -1,6 +1,7 @@
 #include "launch.hpp"
 
 #include "launch_plan.hpp"
+#include "launch_report.hpp"
 
 #include "merge.hpp"
 #include "runtime.hpp"
@@ -95,13 +96,6 @@ LaunchRecord recordOf(const Kernel &K, const LaunchRequest &R) {
   }
   return Rec;
 }
-
-// A launch the split guard decided: what it cost goes back to the guard once measured.
-struct GuardNote {
-  std::shared_ptr<GuardSlot> Guard;
-  planner::Ticket Launch;
-  double Work = 0.0; // work-items of the whole NDRange
-};
 
 // WholePlacement's key for a launch: the app's NDRange.
 std::string placementKey(const LaunchRequest &R) {
@@ -301,18 +295,6 @@ bool canRun(Kernel &K, ExecDevice &Device, const LaunchRequest &R, std::string &
     return false;
   }
   return true;
-}
-
-const char *purposeName(balancer::LaunchPurpose P) {
-  switch (P) {
-  case balancer::LaunchPurpose::Balance:
-    return "balance";
-  case balancer::LaunchPurpose::ProbeDevice:
-    return "probe-device";
-  case balancer::LaunchPurpose::ProbeSingle:
-    return "probe-single";
-  }
-  return "?";
 }
 
 } // namespace
@@ -723,71 +705,19 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   std::optional<GuardNote> Note;
   if (Plan)
     Note = GuardNote{Guard, Plan->Launch, Work};
-  auto report = [Slices, Devices, Proposal, GatherSeconds, Key, Dim, AnyDiffMerge, AnyCombine, Note,
-                 SeparateHardware, Home = &Q.exec(), Groups, Base = recordOf(K, Request)](
-                    double Makespan, const std::vector<double> &Kernels) mutable {
-    Runtime &RT = runtime();
-    for (size_t I = 0; I < Kernels.size() && I < Slices.size(); ++I)
-      Slices[I].KernelSeconds = Kernels[I];
-    std::uint64_t AllBytesIn = 0;
-    for (const Slice &S : Slices)
-      AllBytesIn += S.BytesIn;
-    std::vector<balancer::DeviceMeasurement> Measured(Devices.size());
-    for (size_t D = 0; D < Devices.size(); ++D)
-      Measured[D].FirstGroup = D < Proposal.Slices.size() ? Proposal.Slices[D].FirstGroup : 0;
-    for (Slice &S : Slices)
-      if (AllBytesIn)
-        S.TransferSeconds +=
-            GatherSeconds * static_cast<double>(S.BytesIn) / static_cast<double>(AllBytesIn);
-    for (size_t D = 0, SliceIndex = 0; D < Devices.size(); ++D) {
-      if (SliceIndex < Slices.size() && Slices[SliceIndex].Device == Devices[D]) {
-        const Slice &S = Slices[SliceIndex++];
-        Measured[D].Groups = S.EndGroup - S.FirstGroup;
-        Measured[D].FirstGroup = S.FirstGroup;
-        Measured[D].KernelSeconds = S.KernelSeconds;
-        Measured[D].TransferSeconds = S.TransferSeconds;
-        Measured[D].BytesMoved = S.BytesIn + S.BytesOut;
-      }
-    }
-    RT.balancer().observe(Key, Measured);
-    if (Note) {
-      Note->Guard->observe(Note->Launch, Note->Work, Makespan);
-      // Devices that share no hardware: the app's device's slice tells its time alone.
-      for (const Slice &S : Slices)
-        if (SeparateHardware && S.Device == Home && S.EndGroup > S.FirstGroup)
-          Note->Guard->observeInferredWhole(Note->Work,
-                                            S.KernelSeconds * static_cast<double>(Groups) /
-                                                static_cast<double>(S.EndGroup - S.FirstGroup));
-    }
-
-    LaunchRecord Rec = Base;
-    Rec.Split = true;
-    Rec.SplitDim = Dim;
-    Rec.Purpose = purposeName(Proposal.Purpose);
-    Rec.Merged = AnyDiffMerge;
-    Rec.Combined = AnyCombine;
-    Rec.MakespanSeconds = Makespan;
-    if (auto State = RT.balancer().trace(Key)) {
-      Rec.BalancerState = std::string(State->State);
-      Rec.Converged = State->Converged;
-      Rec.Spread = State->LastSpread;
-      Rec.Noise = State->NoiseEstimate;
-      Rec.SpreadNoise = State->SpreadNoiseEstimate;
-    }
-    for (const Slice &S : Slices) {
-      DeviceRecord D;
-      D.Name = S.Device->Name;
-      D.Share = S.Share;
-      D.FirstGroup = S.FirstGroup;
-      D.Groups = S.EndGroup - S.FirstGroup;
-      D.KernelSeconds = S.KernelSeconds;
-      D.TransferSeconds = S.TransferSeconds;
-      D.BytesIn = S.BytesIn;
-      D.BytesOut = S.BytesOut;
-      Rec.Devices.push_back(D);
-    }
-    RT.recorder().record(Rec);
-  };
+  SplitReport report{Slices,
+                     Devices,
+                     Proposal,
+                     GatherSeconds,
+                     Key,
+                     Dim,
+                     AnyDiffMerge,
+                     AnyCombine,
+                     Note,
+                     SeparateHardware,
+                     &Q.exec(),
+                     Groups,
+                     recordOf(K, Request)};
   if (!Pipelined) {
     report(secondsSince(LaunchStart), {});
     return CL_SUCCESS;

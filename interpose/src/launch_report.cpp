@@ -1,0 +1,87 @@
+#include "launch_report.hpp"
+
+#include "runtime.hpp"
+
+namespace libsplit {
+
+namespace {
+
+const char *purposeName(balancer::LaunchPurpose P) {
+  switch (P) {
+  case balancer::LaunchPurpose::Balance:
+    return "balance";
+  case balancer::LaunchPurpose::ProbeDevice:
+    return "probe-device";
+  case balancer::LaunchPurpose::ProbeSingle:
+    return "probe-single";
+  }
+  return "?";
+}
+
+} // namespace
+
+void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels) {
+  Runtime &RT = runtime();
+  for (size_t I = 0; I < Kernels.size() && I < Slices.size(); ++I)
+    Slices[I].KernelSeconds = Kernels[I];
+  std::uint64_t AllBytesIn = 0;
+  for (const Slice &S : Slices)
+    AllBytesIn += S.BytesIn;
+  std::vector<balancer::DeviceMeasurement> Measured(Devices.size());
+  for (size_t D = 0; D < Devices.size(); ++D)
+    Measured[D].FirstGroup = D < Proposal.Slices.size() ? Proposal.Slices[D].FirstGroup : 0;
+  for (Slice &S : Slices)
+    if (AllBytesIn)
+      S.TransferSeconds +=
+          GatherSeconds * static_cast<double>(S.BytesIn) / static_cast<double>(AllBytesIn);
+  for (size_t D = 0, SliceIndex = 0; D < Devices.size(); ++D) {
+    if (SliceIndex < Slices.size() && Slices[SliceIndex].Device == Devices[D]) {
+      const Slice &S = Slices[SliceIndex++];
+      Measured[D].Groups = S.EndGroup - S.FirstGroup;
+      Measured[D].FirstGroup = S.FirstGroup;
+      Measured[D].KernelSeconds = S.KernelSeconds;
+      Measured[D].TransferSeconds = S.TransferSeconds;
+      Measured[D].BytesMoved = S.BytesIn + S.BytesOut;
+    }
+  }
+  RT.balancer().observe(Key, Measured);
+  if (Note) {
+    Note->Guard->observe(Note->Launch, Note->Work, Makespan);
+    // Devices that share no hardware: the app's device's slice tells its time alone.
+    for (const Slice &S : Slices)
+      if (SeparateHardware && S.Device == Home && S.EndGroup > S.FirstGroup)
+        Note->Guard->observeInferredWhole(Note->Work,
+                                          S.KernelSeconds * static_cast<double>(Groups) /
+                                              static_cast<double>(S.EndGroup - S.FirstGroup));
+  }
+
+  LaunchRecord Rec = Base;
+  Rec.Split = true;
+  Rec.SplitDim = Dim;
+  Rec.Purpose = purposeName(Proposal.Purpose);
+  Rec.Merged = Merged;
+  Rec.Combined = Combined;
+  Rec.MakespanSeconds = Makespan;
+  if (auto State = RT.balancer().trace(Key)) {
+    Rec.BalancerState = std::string(State->State);
+    Rec.Converged = State->Converged;
+    Rec.Spread = State->LastSpread;
+    Rec.Noise = State->NoiseEstimate;
+    Rec.SpreadNoise = State->SpreadNoiseEstimate;
+  }
+  for (const Slice &S : Slices) {
+    DeviceRecord D;
+    D.Name = S.Device->Name;
+    D.Share = S.Share;
+    D.FirstGroup = S.FirstGroup;
+    D.Groups = S.EndGroup - S.FirstGroup;
+    D.KernelSeconds = S.KernelSeconds;
+    D.TransferSeconds = S.TransferSeconds;
+    D.BytesIn = S.BytesIn;
+    D.BytesOut = S.BytesOut;
+    Rec.Devices.push_back(D);
+  }
+  RT.recorder().record(Rec);
+}
+
+} // namespace libsplit

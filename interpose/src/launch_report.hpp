@@ -1,0 +1,44 @@
+// What a split launch reports once measured: one record, fed to the balancer (each device's
+// slice), the split guard (the launch's cost, and the app's device's slice scaled to the whole
+// launch), the trace and the summary.
+#pragma once
+
+#include "launch_plan.hpp"
+#include "planning.hpp"
+#include "run_record.hpp"
+
+#include "libsplit/balancer/balancer.hpp"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace libsplit {
+
+// A launch the split guard decided: what it cost goes back to the guard once measured.
+struct GuardNote {
+  std::shared_ptr<GuardSlot> Guard;
+  planner::Ticket Launch;
+  double Work = 0.0; // work-items of the whole NDRange
+};
+
+struct SplitReport {
+  std::vector<Slice> Slices;
+  std::vector<ExecDevice *> Devices; // the launch's devices, in the balancer's order
+  balancer::Split Proposal;
+  double GatherSeconds = 0.0; // bringing to the host what a device lacked, charged by bytes
+  balancer::LaunchKey Key;
+  cl_uint Dim = 0;
+  bool Merged = false, Combined = false;
+  std::optional<GuardNote> Note;
+  bool SeparateHardware = false;
+  const ExecDevice *Home = nullptr; // the app's device
+  size_t Groups = 0;                // work-groups of the whole launch along Dim
+  LaunchRecord Base;                // the launch as the app made it
+
+  // Reports the launch: Makespan seconds, and each slice's kernel seconds (Kernels, for a
+  // pipelined launch; empty: already in Slices).
+  void operator()(double Makespan, const std::vector<double> &Kernels);
+};
+
+} // namespace libsplit
