@@ -170,9 +170,14 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     if (Seen[E->Name] > 1)
       E->Name += " #" + std::to_string(++Numbered[E->Name]);
   // A single splitting device is no split: everything then runs on the primary.
-  if (splitDevices().size() < 2)
+  for (auto &E : Exec)
+    if (E->Splits)
+      SplitExec.push_back(E.get());
+  if (SplitExec.size() < 2) {
     for (auto &E : Exec)
       E->Splits = false;
+    SplitExec.clear();
+  }
   return CL_SUCCESS;
 }
 
@@ -241,14 +246,6 @@ ExecDevice *Context::execFor(const Device *AppDevice) {
     if (E->Visible == AppDevice && E->Real == AppDevice->real())
       return E.get();
   return nullptr;
-}
-
-std::vector<ExecDevice *> Context::splitDevices() {
-  std::vector<ExecDevice *> Result;
-  for (auto &E : Exec)
-    if (E->Splits)
-      Result.push_back(E.get());
-  return Result;
 }
 
 void Context::addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void *),

@@ -76,7 +76,8 @@ public:
   // The execution device of one of the app's devices of this context, else null (a split device
   // the app never named is not the app's to use).
   ExecDevice *execFor(const Device *AppDevice);
-  std::vector<ExecDevice *> splitDevices();
+  // The devices launches split across (none, or two and more), fixed once initialized.
+  const std::vector<ExecDevice *> &splitDevices() const { return SplitExec; }
   // Where the app's host writes go at the call (LIBSPLIT_UPLOAD), rather than at the first
   // launch that needs them.
   HostUpload uploadAtWrite(ExecDevice &AppDevice);
@@ -95,6 +96,7 @@ private:
   std::vector<cl_context_properties> Properties; // as the app gave them, for queries
   std::map<cl_platform_id, cl_context> RealContexts;
   std::vector<std::unique_ptr<ExecDevice>> Exec; // [0] is the app's first device
+  std::vector<ExecDevice *> SplitExec;           // those of Exec with Splits
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
 };
