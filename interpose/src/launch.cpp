@@ -155,7 +155,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   // A launch whose time nothing wants (the guard settled and not sampling it, or no guard, no
   // placement, no trace, no event for the app) goes without an event of its own: a profiled event
   // costs NVIDIA's driver about as much host time as the launch (the queue then knows it ended from
-  // a later command of the device's queue, or a marker).
+  // a later command of the device's queue, or the queue's clFinish).
   Runtime &RT = runtime();
   const bool Untracked = Pipeline && !R.EventWanted && (!Note || !Note->Launch.Measured) &&
                          Key.empty() && !Fail && !RT.recorder().wanted() &&

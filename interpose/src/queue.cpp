@@ -151,14 +151,14 @@ void Queue::finishHere(const Event *Until) {
   std::vector<cl_event> Running;
   std::uint64_t Last = 0; // the last unfinished command to wait for
   std::optional<HeldEvents> Held;
-  // Of the commands on one in-order real queue, only the newest one: its events, or a marker
-  // put there after it where it has none.
+  // Of the commands on one in-order real queue, only the newest one: its events, or, where it
+  // has none, the whole device queue's clFinish.
   struct Newest {
     ExecDevice *On;
     const Unfinished *Command;
   };
   std::vector<Newest> NewestOn;
-  std::vector<ExecDevice *> Marks;
+  std::vector<ExecDevice *> WholeQueues;
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
     for (const Unfinished &U : State->Later) {
@@ -176,7 +176,7 @@ void Queue::finishHere(const Event *Until) {
     }
     for (const Newest &Entry : NewestOn)
       if (Entry.Command->Untracked)
-        Marks.push_back(Entry.On);
+        WholeQueues.push_back(Entry.On);
       else
         Running.insert(Running.end(), Entry.Command->Running.begin(), Entry.Command->Running.end());
     if (Last == 0 ||
@@ -185,7 +185,7 @@ void Queue::finishHere(const Event *Until) {
     Held.emplace(std::move(Running));
     ++State->AppThreadsWaiting;
   }
-  for (ExecDevice *On : Marks)
+  for (ExecDevice *On : WholeQueues)
     awaitRealQueue(*On);
   Held->wait();
   {
@@ -350,7 +350,7 @@ Queue::Wait Queue::oldestRun(const Executor &State, std::size_t Batch) {
   Wait W;
   W.Order = Newest->Order;
   if (Newest->Untracked)
-    W.Mark = Newest->InOrder;
+    W.WholeQueue = Newest->InOrder;
   else
     W.Events = Newest->Running;
   return W;
@@ -364,9 +364,10 @@ void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock) {
     const HeldEvents Held(std::move(W.Events));
     Lock.unlock();
     Held.wait();
-    // A marker goes in after the run's commands: they were enqueued before they joined Later.
-    if (W.Mark)
-      awaitRealQueue(*W.Mark);
+    // The device queue's clFinish covers the run: its commands were enqueued before they
+    // joined Later.
+    if (W.WholeQueue)
+      awaitRealQueue(*W.WholeQueue);
   }
   Lock.lock();
   State.EndedUpTo = std::max(State.EndedUpTo, W.Order);
@@ -450,7 +451,7 @@ void Queue::run(std::shared_ptr<Executor> State) {
           // launching they gather, and complete together once it pauses or many have gathered:
           // one wait on the device's queue for them all instead of one per launch.
           if (!State->Stopping && State->Commands.empty() && State->Later.size() < MaxGathered &&
-              oldestRun(*State, MaxRun).Mark) {
+              oldestRun(*State, MaxRun).WholeQueue) {
             const std::uint64_t Joined = State->Joined;
             State->Gathering = true;
             State->Wake.wait_for(Lock, GatherPause);

@@ -81,7 +81,8 @@ public:
   // command of that queue has (whoever waits then waits for the newest of a run of such
   // commands only). Untracked (with InOrder): the body enqueued its device commands there
   // without an event (a profiled event costs NVIDIA's driver about a launch's host time), so it
-  // ends with a later command of that queue that has one, or a marker put there when none comes.
+  // ends with a later command of that queue that has one, or with the queue's clFinish when
+  // none comes.
   void finishLater(std::function<cl_int()> Finish, std::vector<cl_event> Running,
                    ExecDevice *InOrder = nullptr, bool Untracked = false) {
     State->Handed = std::move(Finish);
@@ -157,11 +158,11 @@ private:
   static bool oldestEnded(const Executor &State);
   // What to wait for so that the unfinished commands up to Order have ended, from the oldest
   // on, at most Batch of them: a run of commands on one in-order real queue needs only its
-  // newest one's events, or a marker on that queue (Mark) where its newest has none; any other
-  // command ends the run (Mutex held; Later not empty).
+  // newest one's events, or the clFinish of that queue (WholeQueue) where its newest has none;
+  // any other command ends the run (Mutex held; Later not empty).
   struct Wait {
     std::vector<cl_event> Events;
-    ExecDevice *Mark = nullptr;
+    ExecDevice *WholeQueue = nullptr;
     std::uint64_t Order = 0;
   };
   static Wait oldestRun(const Executor &State, std::size_t Batch);
