@@ -277,6 +277,11 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
   return Error;
 }
 
+bool shareCores(const std::vector<ExecDevice *> &Devices) {
+  return std::count_if(Devices.begin(), Devices.end(),
+                       [](const ExecDevice *D) { return (D->Type & CL_DEVICE_TYPE_CPU) != 0; }) > 1;
+}
+
 void awaitRealQueue(ExecDevice &Device) { runtime().real().clFinish(Device.RealQueue); }
 
 namespace {

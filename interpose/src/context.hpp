@@ -47,6 +47,10 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done);
 
+// Whether the devices share cores: two CPU devices or more (PoCL's basic and pthread, or
+// sub-devices of one CPU); GPUs and a CPU beside them do not.
+bool shareCores(const std::vector<ExecDevice *> &Devices);
+
 // Waits until everything enqueued so far on the device's real queue has ended (its clFinish:
 // cheaper than a marker's event with NVIDIA's driver).
 void awaitRealQueue(ExecDevice &Device);

@@ -306,11 +306,6 @@ static double workItems(const LaunchRequest &R) {
   return Work;
 }
 
-static bool sharedCores(const std::vector<ExecDevice *> &Devices) {
-  return std::count_if(Devices.begin(), Devices.end(),
-                       [](const ExecDevice *D) { return (D->Type & CL_DEVICE_TYPE_CPU) != 0; }) > 1;
-}
-
 // The planner's warm start (LIBSPLIT_TUNING) loads at the first launch that needs a guard: guards
 // made before it would miss it.
 static void startTuning(Runtime &RT, const std::vector<ExecDevice *> &Devices) {
@@ -331,7 +326,7 @@ std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchR
   startTuning(RT, Devices);
   const std::shared_ptr<GuardSlot> Guard = K.splitGuard(Q.exec().Index);
   const double Work = workItems(Request);
-  if (sharedCores(Devices)) {
+  if (shareCores(Devices)) {
     planner::PricedBytes Shared;
     Shared.SharedHardware = true;
     return Guard->decide(Work, Shared);
@@ -442,7 +437,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // prices a split at the whole launch's time whatever its bytes, so a launch it is to price
   // needs no plan (the split devices' canRun, regions and proposal cost a short kernel more than
   // its run).
-  const bool SharedCores = sharedCores(Devices);
+  const bool SharedCores = shareCores(Devices);
   if (Guard && (Request.Decided || SharedCores || !Guard->needsPrice())) {
     std::optional<planner::PricedBytes> Shared;
     if (SharedCores) {
@@ -518,11 +513,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   const bool Holding = Before && (Before->State == "converged" || Before->State == "single" ||
                                   Before->State == "fixed");
   Q.finishPending(Holding ? 1 : 0);
-  // Two CPU devices (PoCL's basic and pthread, sub-devices of one CPU) share cores; GPUs and a
-  // CPU beside them do not.
-  const bool SeparateHardware = std::count_if(Types.begin(), Types.end(), [](unsigned long Type) {
-                                  return (Type & CL_DEVICE_TYPE_CPU) != 0;
-                                }) <= 1;
+  const bool SeparateHardware = !shareCores(Devices);
   const balancer::Split Proposal = RT.balancer().propose(
       Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT),
       SeparateHardware);

@@ -177,10 +177,7 @@ void Program::buildSplitVariant(const std::string &Options) {
   // is ready. Devices that share cores (PoCL's two CPU runtimes) under the planner's guard: every
   // kernel's first launch runs whole on the app's device, so no build is needed before the
   // first probe (the app's clBuildProgram would wait for builds that no launch may use).
-  const bool WholeFirst = RT.planner().decidesFromCosts() &&
-                          std::count_if(Devices.begin(), Devices.end(), [](ExecDevice *D) {
-                            return (D->Type & CL_DEVICE_TYPE_CPU) != 0;
-                          }) > 1;
+  const bool WholeFirst = RT.planner().decidesFromCosts() && shareCores(Devices);
   const std::set<cl_device_type> WorkFirst = typesWorkingFirst(*Owner);
   std::map<cl_context, std::vector<cl_device_id>> Now, Later;
   std::map<cl_context, bool> Needed;
