@@ -234,6 +234,7 @@ void KeyBalancer::enterSearch() {
   for (Device &D : Devices)
     D.Single.clear();
   SingleRound.clear();
+  ComparedHeld.clear();
 }
 
 void KeyBalancer::searchStep(const Launch &L) {
@@ -397,6 +398,7 @@ void KeyBalancer::sampleSpreadNoise(const Launch &L) {
 
 void KeyBalancer::feedWindow(const Launch &L) {
   MakespanWindow.add(L.Makespan);
+  ComparedHeld.add(L.Makespan);
   HeldTransfers.add(L.Transfers.sum());
   LastMakespan = L.Makespan;
   for (std::size_t I = 0; I < Devices.size(); ++I)
@@ -520,10 +522,10 @@ void KeyBalancer::scheduleProbes() {
   // re-measured until the comparison is decided.
   std::size_t Target = Candidates.front();
   for (std::size_t I : Candidates) {
-    const RunningStats &Mine = Devices[I].Single;
-    const RunningStats &Best = Devices[Target].Single;
+    const TimeSamples &Mine = Devices[I].Single;
+    const TimeSamples &Best = Devices[Target].Single;
     if (Mine.count() == 0 ? Best.count() != 0 || costOf(I) < costOf(Target)
-                          : Best.count() != 0 && Mine.mean() < Best.mean())
+                          : Best.count() != 0 && Mine.stats().mean() < Best.stats().mean())
       Target = I;
   }
   NextPurpose = LaunchPurpose::ProbeSingle;
@@ -579,7 +581,8 @@ void KeyBalancer::afterDeviceProbe(const Launch &L) {
     // a losing split for dozens of launches.)
     const bool WasSingle = Candidates.size() == 2;
     const std::size_t Alone = Candidates.front();
-    const RunningStats AloneTimes = MakespanWindow;
+    const TimeSamples AloneTimes =
+        ComparedHeld.count() ? ComparedHeld : TimeSamples(MakespanWindow);
     Probed.Active = true;
     Shares.setZero();
     for (Eigen::Index K = 0; K < Used; ++K)
@@ -635,13 +638,15 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
       SinceSingleProbe = SingleInterval - std::min(SingleInterval, 1u);
       return;
     }
-    if (Devices[I].Single.count() > 0 && Devices[I].Single.mean() < Devices[Best].Single.mean())
+    if (Devices[I].Single.count() > 0 &&
+        Devices[I].Single.stats().mean() < Devices[Best].Single.stats().mean())
       Best = I;
   }
-  const RunningStats &Single = Devices[Best].Single;
-  double HeldTime = heldMakespan();
-  double SingleTime = Single.mean();
-  auto Samples = static_cast<double>(std::max<std::uint64_t>(MakespanWindow.count(), 1));
+  const TimeSamples &Single = Devices[Best].Single;
+  const TimeSamples Held = ComparedHeld.count() ? ComparedHeld : TimeSamples(MakespanWindow);
+  double HeldTime = Held.count() ? Held.typical() : LastMakespan;
+  double SingleTime = Single.typical();
+  auto Samples = static_cast<double>(std::max<std::uint64_t>(Held.count(), 1));
   auto SingleSamples = static_cast<double>(Single.count());
   // Positive: what is held (a split, or another device alone) does not beat this device alone
   // by the gain that a split or a switch must bring.
@@ -653,19 +658,22 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
       return Stats.variance();
     return Noise.value() * Noise.value() * Mean * Mean;
   };
-  double Error = Config.Confidence * std::sqrt(Variance(MakespanWindow, HeldTime) / Samples +
-                                               Variance(Single, SingleTime) / SingleSamples);
-  // After enough samples a difference still inside the noise is too small to matter: decide.
-  if (Single.count() >= Config.RefineMinLaunches)
+  double Error =
+      Config.Confidence * std::sqrt(Variance(Held.stats(), HeldTime) / Samples +
+                                    Variance(Single.stats(), SingleTime) / SingleSamples);
+  // After enough samples on both sides a difference still inside the noise is too small to
+  // matter: decide. (Both: a device alone held for dozens of launches, then a split resumed by a
+  // device probe and measured over five lucky launches, kept a split 12% slower than it.)
+  if (Single.count() >= Config.RefineMinLaunches && Held.count() >= Config.RefineMinLaunches)
     Error = 0.0;
   if (Margin > Error) {
     goSingle(Best);
     return;
   }
-  if (Margin <= 0.0) {
-    // What is held was measured faster: keep it. A single device that truly wins by a clear
-    // margin rarely measures slower, and the next comparison (at a doubled interval) would
-    // catch it; re-measuring here would cost a slow launch each time.
+  if (Margin <= -Error) {
+    // What is held was measured faster beyond the noise: keep it. Inside the noise the single
+    // device is measured again (below), as it is when it measured faster: on devices that share
+    // cores a held split's launches are bimodal, and a few of them decided either way by luck.
     if (!Alone) {
       for (std::size_t I : activeDevices())
         Devices[I].ProbeInterval = Config.ProbeInterval;
@@ -677,6 +685,7 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
     for (std::size_t I : Candidates)
       Devices[I].Single.clear();
     SingleRound.clear();
+    ComparedHeld.clear();
     return;
   }
   // Too close to call through the noise: measure the best again soon, the samples accumulate.
@@ -695,7 +704,7 @@ bool KeyBalancer::kernelCostsMatched(const std::vector<std::size_t> &Measured) c
 }
 
 void KeyBalancer::widenIfSlowedAtSplit() {
-  double Alone = Devices[ProbeTarget].Single.mean();
+  double Alone = Devices[ProbeTarget].Single.typical();
   double Predicted = RoundSplitCosts[ProbeTarget] * static_cast<double>(NumGroups);
   if (!(Alone * candidateRatio() < Predicted))
     return;
@@ -727,6 +736,7 @@ void KeyBalancer::goSingle(std::size_t Kept) {
   // other devices measured alone are compared with this one as early.
   SingleInterval = SingleProbeDelay;
   SinceSingleProbe = 0;
+  ComparedHeld.clear();
   enterHold(Alone, nullptr);
 }
 

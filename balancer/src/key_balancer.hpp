@@ -17,6 +17,7 @@
 #include "noise_estimator.hpp"
 #include "running_stats.hpp"
 #include "share_solver.hpp"
+#include "time_samples.hpp"
 
 #include "libsplit/balancer/balancer.hpp"
 
@@ -59,7 +60,7 @@ private:
     double Relative = 0.0;        // time / mean time of the devices, when it last ran split
     std::uint64_t RelativeGroups = 0;
     RunningStats Window; // relative times while holding the current split
-    RunningStats Single; // times measured by single-device probes on this device
+    TimeSamples Single;  // times measured by single-device probes on this device
     unsigned ProbeInterval = 0;
     unsigned SinceProbe = 0;
   };
@@ -135,6 +136,10 @@ private:
   double BestMakespan = 0.0;
 
   RunningStats MakespanWindow;
+  // Makespans of the held configuration since a comparison with single devices last concluded:
+  // unlike MakespanWindow, kept through refinements of a held split (each restarts the window),
+  // so that a comparison on noisy devices gathers enough launches to conclude.
+  TimeSamples ComparedHeld;
   // Transfer seconds per held launch, summed over its devices: what the held configuration moves
   // every launch (halos, data the host rewrites), as opposed to a one-off move of its data.
   RunningStats HeldTransfers;

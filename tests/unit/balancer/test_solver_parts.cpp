@@ -2,6 +2,7 @@
 #include "damping.hpp"
 #include "share_solver.hpp"
 #include "simplex.hpp"
+#include "time_samples.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -93,4 +94,29 @@ TEST_CASE("Broyden's steps stay in a trust region", "[parts]") {
   double FixedPointStep = std::fabs(proportionalShares(vec({1.0, 1.9}))[0] - B[0]);
   CHECK(std::fabs(Next[0] - B[0]) <= std::max(0.02, FixedPointStep) + 1e-12);
   CHECK(std::fabs(Next.sum() - 1.0) < 1e-12);
+}
+
+TEST_CASE("times compared by their median once there are three", "[parts]") {
+  TimeSamples Times;
+  Times.add(0.010);
+  Times.add(0.020);
+  // Two: their mean.
+  CHECK(Times.typical() == Approx(0.015));
+  // A device's first launch alone after a split at twice its usual time does not move it.
+  Times.add(0.0095);
+  Times.add(0.0098);
+  CHECK(Times.typical() == Approx(0.0099));
+  CHECK(Times.count() == 4);
+  CHECK(Times.stats().mean() == Approx(0.012325));
+  // Times known only by their mean (launches held alone) keep it, whatever is added after.
+  RunningStats Held;
+  for (int I = 0; I < 30; ++I)
+    Held.add(0.009);
+  TimeSamples FromHeld(Held);
+  for (double T : {0.020, 0.021, 0.022})
+    FromHeld.add(T);
+  CHECK(FromHeld.count() == 33);
+  CHECK(FromHeld.typical() == Approx((30 * 0.009 + 0.063) / 33));
+  FromHeld.clear();
+  CHECK(FromHeld.count() == 0);
 }
