@@ -284,6 +284,20 @@ bool shareCores(const std::vector<ExecDevice *> &Devices) {
 
 void awaitRealQueue(ExecDevice &Device) { runtime().real().clFinish(Device.RealQueue); }
 
+void awaitRealQueueSoFar(ExecDevice &Device) {
+  const RealApi &Real = runtime().real();
+  cl_event Marker = nullptr;
+  if (Real.clEnqueueMarkerWithWaitList(Device.RealQueue, 0, nullptr, &Marker) != CL_SUCCESS ||
+      !Marker) {
+    Real.clFinish(Device.RealQueue);
+    return;
+  }
+  // A marker is not flushed by itself: a wait on it alone might wait for ever.
+  Real.clFlush(Device.RealQueue);
+  Real.clWaitForEvents(1, &Marker);
+  Real.clReleaseEvent(Marker);
+}
+
 namespace {
 
 bool kernelRunsInEnqueue(const DeviceJob &Job) {

@@ -228,7 +228,9 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     return CL_SUCCESS;
   };
   if (Pipeline) {
-    Pipeline->finishLater(std::move(Finish), {Running}, &Device);
+    // Measured for a settled guard or placement only: its time may come late.
+    const bool Patient = !R.EventWanted && !Fail;
+    Pipeline->finishLater(std::move(Finish), {Running}, &Device, false, Patient);
     return FinishesLater;
   }
   return Finish();
@@ -329,6 +331,11 @@ std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchR
   if (shareCores(Devices)) {
     planner::PricedBytes Shared;
     Shared.SharedHardware = true;
+    // The deferred build of the partition-ready program runs on the cores the app's device uses
+    // (PoCL's CPU compile: tens of milliseconds warm, a second cold): the first probe of a split
+    // waits until the run has made it affordable. (It came within a few milliseconds of a run of
+    // short kernels, and took more time from the app than the run's probes are allowed.)
+    Shared.FirstSplitSeconds = K.program().deferredBuildSeconds();
     return Guard->decide(Work, Shared);
   }
   if (Guard->settledWhole(Work))

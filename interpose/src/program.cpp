@@ -36,16 +36,24 @@ void Program::joinLaterBuild() {
 
 cl_int Program::build(const std::vector<cl_device_id> &RealDevices, const char *Options) {
   const RealApi &Real = runtime().real();
+  const auto Start = std::chrono::steady_clock::now();
   const cl_int Result = Real.clBuildProgram(OriginalReal, static_cast<cl_uint>(RealDevices.size()),
                                             RealDevices.empty() ? nullptr : RealDevices.data(),
                                             Options, nullptr, nullptr);
   if (Result != CL_SUCCESS)
     return Result;
+  const double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   joinLaterBuild(); // a rebuild replaces what an earlier build is still making
   const std::string Used = FixedOptions ? *FixedOptions : Options ? Options : "";
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     BuiltOptions = Used;
+    cl_uint Devices = static_cast<cl_uint>(RealDevices.size());
+    if (Devices == 0)
+      Real.clGetProgramInfo(OriginalReal, CL_PROGRAM_NUM_DEVICES, sizeof(Devices), &Devices,
+                            nullptr);
+    BuildSecondsPerDevice = Seconds / std::max<cl_uint>(Devices, 1);
   }
   buildSplitVariant(Used);
   return CL_SUCCESS;
@@ -256,6 +264,14 @@ bool Program::splitBuildPending(const ExecDevice &Device) {
   if (!Deferred.empty())
     startLaterBuild(std::exchange(Deferred, {}), DeferredOptions);
   return true;
+}
+
+double Program::deferredBuildSeconds() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::size_t Devices = 0;
+  for (const auto &[RealContext, Ids] : Deferred)
+    Devices += Ids.size();
+  return BuildSecondsPerDevice * static_cast<double>(Devices);
 }
 
 cl_program Program::splitProgramFor(const ExecDevice &Device) const {

@@ -44,6 +44,9 @@ public:
   // The partition-ready program is still being built for this device, in the background, or
   // not yet started (see buildSplitVariant): a launch that asks starts it.
   bool splitBuildPending(const ExecDevice &Device);
+  // What the partition-ready build not started yet would cost (0 when none waits): the app's
+  // own build's time per device, for each device it would build on. Starts nothing.
+  double deferredBuildSeconds() const;
   const CompiledKernel *splitKernel(const std::string &Name, std::string &Why) const;
   // Identifies the program's source across runs (empty when it has no partition-ready variant).
   std::string sourceKey() const;
@@ -72,6 +75,7 @@ private:
   std::optional<std::string> FixedOptions;
   mutable std::mutex Mutex;
   std::optional<std::string> BuiltOptions; // of the last successful build
+  double BuildSecondsPerDevice = 0.0;      // of the app's last build (its real clBuildProgram)
   std::string SplitUnavailable;            // why no kernel of this program splits, if none does
   CompiledProgram Compiled;
   std::map<cl_device_id, cl_program> SplitReal; // per split device (programs may be shared)

@@ -72,8 +72,13 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
       });
       State->AppWaitsIdle = false;
     }
+    // With as many unfinished as allowed, the launch first waits for the oldest (runCommand)
+    // here too, unless completing it would run the app's callbacks inside its call: queued, the
+    // launch and every one after it would go through the executor while the app launches faster
+    // than the device runs them (PoCL's pthread device: 6 us a launch against 3.4 natively).
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
-        State->Commands.empty() && State->Later.size() + 1 < MaxUnfinished &&
+        State->Commands.empty() &&
+        (State->Later.size() + 1 < MaxUnfinished || !State->Later.front().Done->hasCallbacks()) &&
         (State->Later.empty() ||
          (Launch && (BehindLaunches || Owner->splitDevices().size() < 2)))) {
       State->Busy = true;
@@ -349,6 +354,7 @@ Queue::Wait Queue::oldestRun(const Executor &State, std::size_t Batch) {
     }
   Wait W;
   W.Order = Newest->Order;
+  W.Patient = Newest->Patient;
   if (Newest->Untracked)
     W.WholeQueue = Newest->InOrder;
   else
@@ -364,10 +370,12 @@ void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock) {
     const HeldEvents Held(std::move(W.Events));
     Lock.unlock();
     Held.wait();
-    // The device queue's clFinish covers the run: its commands were enqueued before they
-    // joined Later.
+    // A marker enqueued now covers the run: its commands were enqueued before they joined
+    // Later. (The device queue's clFinish would also wait for the launches the app enqueues
+    // meanwhile: while the app launches faster than the device runs them, until Later is full
+    // and the app's launches queue behind this thread.)
     if (W.WholeQueue)
-      awaitRealQueue(*W.WholeQueue);
+      awaitRealQueueSoFar(*W.WholeQueue);
   }
   Lock.lock();
   State.EndedUpTo = std::max(State.EndedUpTo, W.Order);
@@ -388,6 +396,7 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
   State.HandedRunning.clear();
   State.HandedQueue = nullptr;
   State.HandedUntracked = false;
+  State.HandedPatient = false;
   const cl_int Result = execute(Next);
   Next.WaitFor.clear();
   Next.Body = nullptr;
@@ -395,7 +404,8 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
     std::lock_guard<std::mutex> Lock(State.Mutex);
     State.Later.push_back(Unfinished{Next.Done, std::move(State.Handed),
                                      std::move(State.HandedRunning), ++State.Joined,
-                                     State.HandedQueue, State.HandedUntracked});
+                                     State.HandedQueue, State.HandedUntracked,
+                                     State.HandedPatient});
   } else {
     const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
     if (AppThread) {
@@ -446,12 +456,15 @@ void Queue::run(std::shared_ptr<Executor> State) {
         // that app threads may start launches meanwhile (a device callback per launch, tried
         // first, made launches about 7 us slower with NVIDIA's driver on the H200).
         if (!State->Later.empty() && !oldestEnded(*State)) {
-          // Launches without events of their own that end the oldest run: nobody waits for them
-          // (an app thread that does waits itself, finishHere), so while the app keeps
-          // launching they gather, and complete together once it pauses or many have gathered:
-          // one wait on the device's queue for them all instead of one per launch.
+          // Patient launches that end the oldest run (without events of their own, or measured
+          // for a settled decision only): nobody waits for them (an app thread that does waits
+          // itself, finishHere), so while the app keeps launching they gather, and complete
+          // together once it pauses or many have gathered: one wait for them all instead of one
+          // per launch. (Waiting for each launch measured for a settled guard, one in eight,
+          // woke this thread every few launches: on PoCL's pair, whose devices share the app's
+          // cores, those hand-offs cost more than the rest of a launch's host time.)
           if (!State->Stopping && State->Commands.empty() && State->Later.size() < MaxGathered &&
-              oldestRun(*State, MaxRun).WholeQueue) {
+              oldestRun(*State, MaxRun).Patient) {
             const std::uint64_t Joined = State->Joined;
             State->Gathering = true;
             State->Wake.wait_for(Lock, GatherPause);

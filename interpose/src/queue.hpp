@@ -83,12 +83,15 @@ public:
   // without an event (a profiled event costs NVIDIA's driver about a launch's host time), so it
   // ends with a later command of that queue that has one, or with the queue's clFinish when
   // none comes.
+  // Patient (with InOrder): nothing waits for its completion soon (no event of the app's, only a
+  // measurement of a settled decision), so that it may gather with the launches after it.
   void finishLater(std::function<cl_int()> Finish, std::vector<cl_event> Running,
-                   ExecDevice *InOrder = nullptr, bool Untracked = false) {
+                   ExecDevice *InOrder = nullptr, bool Untracked = false, bool Patient = false) {
     State->Handed = std::move(Finish);
     State->HandedRunning = std::move(Running);
     State->HandedQueue = InOrder;
     State->HandedUntracked = Untracked && InOrder;
+    State->HandedPatient = (Untracked || Patient) && InOrder;
   }
   // Called by a body on the executor thread: the commands left unfinished before it finish now,
   // all but the Keep newest (a launch that must be measured after the earlier ones).
@@ -110,6 +113,7 @@ private:
     std::uint64_t Order = 0;       // Executor::Joined when it was added
     ExecDevice *InOrder = nullptr; // see finishLater
     bool Untracked = false;        // see finishLater
+    bool Patient = false;          // see finishLater
   };
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
@@ -127,6 +131,7 @@ private:
     std::vector<cl_event> HandedRunning;
     ExecDevice *HandedQueue = nullptr;
     bool HandedUntracked = false;
+    bool HandedPatient = false;
     // The executor thread waits on Wake: whoever gives it something to do wakes it.
     bool Sleeping = false;
     // The executor lets untracked launches gather (see run): only a queued command wakes it.
@@ -164,13 +169,14 @@ private:
     std::vector<cl_event> Events;
     ExecDevice *WholeQueue = nullptr;
     std::uint64_t Order = 0;
+    bool Patient = false; // its newest command is patient (see finishLater)
   };
   static Wait oldestRun(const Executor &State, std::size_t Batch);
   // Waits (Mutex released meanwhile) for what oldestRun named, and records that the commands up
   // to its Order ended.
   static void waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock);
   static constexpr std::size_t MaxRun = MaxUnfinished;
-  // Untracked launches the executor lets gather while the app keeps launching, and the pause in
+  // Patient launches the executor lets gather while the app keeps launching, and the pause in
   // launches after which it completes them.
   static constexpr std::size_t MaxGathered = 256;
   static constexpr std::chrono::microseconds GatherPause{1000};

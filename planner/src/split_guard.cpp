@@ -143,9 +143,11 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     // Two launches the other way, and coming back: a first launch after a switch gathers what
     // the other way left where it ran.
     double Loss = Here && There ? 2.0 * std::max(*There - *Here, 0.0) : 0.0;
-    if (Other == Mode::Split && Here && !Warm[0].samples() && !Cold[0].samples() && Priced &&
-        Priced->Shared)
+    const bool SplitNeverRan = !Warm[0].samples() && !Cold[0].samples();
+    if (Other == Mode::Split && Here && SplitNeverRan && Priced && Priced->Shared)
       Loss = std::max(Loss, 2.0 * *Here);
+    if (Other == Mode::Split && SplitNeverRan && Bytes)
+      Loss += Bytes->FirstSplitSeconds;
     const int Back = indexOf(Current);
     if (Cold[Back].samples() && Warm[Back].samples())
       Loss += std::max(*Cold[Back].predict(Work) - *Warm[Back].predict(Work), 0.0);

@@ -50,6 +50,10 @@ struct PricedBytes {
   // to run faster than the app's device alone, only measured to. A kernel's first launch then
   // runs whole, as natively, and a split is priced at the whole launch's time.
   bool SharedHardware = false;
+  // What the first split costs once, beyond its price: the build of the kernel's
+  // partition-ready program still to come, on cores that the app's device shares (the build
+  // takes them from the app). A probe of a split never measured counts it in its loss.
+  double FirstSplitSeconds = 0.0;
 };
 
 struct GuardSettings {
