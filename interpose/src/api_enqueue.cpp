@@ -497,6 +497,11 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   R.Decided = decideAtCall(*Q, *Keep, R);
   const bool WholeSettled =
       R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
+  if (NumWait == 0) {
+    cl_int Direct = CL_SUCCESS;
+    if (launchDirect(*Q, *Keep, R, Direct))
+      return Direct;
+  }
   const bool RunHere = WholeSettled || Keep->lastLaunchLeftRunning();
   return enqueue(
       *Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,

@@ -343,6 +343,47 @@ std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchR
   return std::nullopt;
 }
 
+bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
+  Runtime &RT = runtime();
+  Context &C = Q.context();
+  const bool OneDevice = C.splitDevices().size() < 2;
+  const bool SettledWhole = R.Decided && R.Decided->Launch.Run == planner::Mode::Whole &&
+                            R.Decided->Settled && !R.Decided->Launch.Measured;
+  // What would make runWhole keep a record, a real event or a log line for the launch.
+  if (R.EventWanted || !(OneDevice || SettledWhole) || RT.config().FailLaunch != 0 ||
+      RT.recorder().wanted() || RT.timeline().enabled() || RT.log().enabled(config::LogLevel::Info))
+    return false;
+  ExecDevice &Device = Q.exec();
+  auto Start = [&](cl_int &Error, std::function<cl_int()> &Finish) {
+    std::lock_guard<std::mutex> DataLock(C.dataLock());
+    // Every byte already on the device (or never written): nothing moves.
+    for (const KernelArg &A : R.Args)
+      if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index) &&
+          !A.Mem->neverWritten())
+        return false;
+    for (const KernelArg &A : R.Args)
+      if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))
+        A.Mem->markValidOn(Device.Index, wholeOf(*A.Mem));
+    auto Job = [&] {
+      cl_kernel Real = K.realWithArgs(Device, false, R.Args, Error);
+      if (Real)
+        Error = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
+                                  R.LocalGiven ? R.Local.data() : nullptr, nullptr);
+    };
+    Device.Worker->runHere(std::ref(Job));
+    if (Error != CL_SUCCESS)
+      return true; // the device's own answer, as natively at the call
+    for (const KernelArg &A : R.Args)
+      if (A.What == KernelArg::Kind::Buffer && !readOnlyForKernels(*A.Mem))
+        A.Mem->wroteWholeOn(Device.Index);
+    K.noteLaunchLeftRunning(true);
+    // The arguments stay alive until the kernel ran, whatever the app releases meanwhile.
+    Finish = [Args = std::move(R.Args)] { return CL_SUCCESS; };
+    return true;
+  };
+  return Q.runDirect(Start, Device, Result);
+}
+
 cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   (void)Done;
   Context &C = Q.context();

@@ -36,4 +36,13 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done);
 // left to the executor while the app launched faster than it ran them.
 std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request);
 
+// A launch that needs no command, no event and no plan of libsplit's, run on the app's thread:
+// the app asked no event, the kernel runs whole on the app's device (the only device, or the
+// guard settled on running it whole and does not measure this launch), its data is there, and
+// nothing records it. Returns false, having changed nothing but what the decision counted,
+// where the launch must go the usual way (Request's arguments then stay with it); else Result
+// is the call's result. (The usual way's command, event and bookkeeping cost a launch of a
+// short kernel about as much host time as the driver's own launch.)
+bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &Request, cl_int &Result);
+
 } // namespace libsplit

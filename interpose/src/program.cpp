@@ -157,6 +157,7 @@ void Program::buildSplitVariant(const std::string &Options) {
     SplitUnavailable.clear();
     Pending.clear();
     Deferred.clear();
+    DeferredSeconds = 0.0;
   }
   auto unavailable = [this](std::string Why) {
     std::lock_guard<std::mutex> Lock(Mutex);
@@ -220,6 +221,7 @@ void Program::buildSplitVariant(const std::string &Options) {
   for (auto &[RealContext, Ids] : Later)
     Pending.insert(Ids.begin(), Ids.end());
   if (WholeFirst) {
+    DeferredSeconds = BuildSecondsPerDevice * static_cast<double>(LaterDevices);
     Deferred = std::move(Later);
     DeferredOptions = Options;
     return;
@@ -261,17 +263,15 @@ bool Program::splitBuildPending(const ExecDevice &Device) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!Pending.count(Device.Real))
     return false;
-  if (!Deferred.empty())
+  if (!Deferred.empty()) {
+    DeferredSeconds = 0.0;
     startLaterBuild(std::exchange(Deferred, {}), DeferredOptions);
+  }
   return true;
 }
 
 double Program::deferredBuildSeconds() const {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  std::size_t Devices = 0;
-  for (const auto &[RealContext, Ids] : Deferred)
-    Devices += Ids.size();
-  return BuildSecondsPerDevice * static_cast<double>(Devices);
+  return DeferredSeconds.load(std::memory_order_relaxed);
 }
 
 cl_program Program::splitProgramFor(const ExecDevice &Device) const {

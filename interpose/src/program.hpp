@@ -9,6 +9,7 @@
 #include "handles.hpp"
 #include "kernel_compiler.hpp"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -76,7 +77,9 @@ private:
   mutable std::mutex Mutex;
   std::optional<std::string> BuiltOptions; // of the last successful build
   double BuildSecondsPerDevice = 0.0;      // of the app's last build (its real clBuildProgram)
-  std::string SplitUnavailable;            // why no kernel of this program splits, if none does
+  // deferredBuildSeconds' answer, kept where Deferred changes: it is asked at every launch.
+  std::atomic<double> DeferredSeconds{0.0};
+  std::string SplitUnavailable; // why no kernel of this program splits, if none does
   CompiledProgram Compiled;
   std::map<cl_device_id, cl_program> SplitReal; // per split device (programs may be shared)
   std::vector<cl_program> Built;                // each real partition-ready program once

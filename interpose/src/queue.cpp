@@ -78,7 +78,7 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     // than the device runs them (PoCL's pthread device: 6 us a launch against 3.4 natively).
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
         State->Commands.empty() &&
-        (State->Later.size() + 1 < MaxUnfinished || !State->Later.front().Done->hasCallbacks()) &&
+        (State->Later.size() + 1 < MaxUnfinished || !hasCallbacks(State->Later.front())) &&
         (State->Later.empty() ||
          (Launch && (BehindLaunches || Owner->splitDevices().size() < 2)))) {
       State->Busy = true;
@@ -96,6 +96,44 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     State->Wake.notify_one();
   return Done;
 }
+
+bool Queue::runDirect(const DirectStart &Start, ExecDevice &InOrder, cl_int &Result) {
+  {
+    std::unique_lock<std::mutex> Lock(State->Mutex);
+    if (State->OutOfOrder)
+      return false;
+    // Behind commands the executor runs, it waits a little for them, as a launch decided whole
+    // does (enqueue): else it and every launch after it would go through the executor.
+    if ((State->Busy || !State->Commands.empty()) && !State->Stopping) {
+      State->AppWaitsIdle = true;
+      State->Idle.wait_for(Lock, CatchUp, [&] {
+        return (!State->Busy && State->Commands.empty()) || State->Stopping;
+      });
+      State->AppWaitsIdle = false;
+    }
+    if (State->Busy || State->Stopping || !State->Commands.empty() ||
+        (State->Later.size() + 1 >= MaxUnfinished && hasCallbacks(State->Later.front())))
+      return false;
+    State->Busy = true;
+  }
+  finishUntilFewer(*State, MaxUnfinished - 1);
+  std::function<cl_int()> Finish;
+  const bool Started = Start(Result, Finish);
+  bool Notify = false;
+  {
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    if (Started && Result == CL_SUCCESS)
+      State->Later.push_back(
+          Unfinished{nullptr, std::move(Finish), {}, ++State->Joined, &InOrder, true, true});
+    becameIdle(*State);
+    Notify = State->Sleeping;
+  }
+  if (Notify)
+    State->Wake.notify_one();
+  return Started;
+}
+
+bool Queue::hasCallbacks(const Unfinished &U) { return U.Done && U.Done->hasCallbacks(); }
 
 void Queue::becameIdle(Executor &State) {
   State.Busy = false;
@@ -119,6 +157,12 @@ void Queue::prunePending() {
 }
 
 bool Queue::idle() {
+  {
+    // Launches run directly have no event in Pending.
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    if (!State->Later.empty())
+      return false;
+  }
   std::lock_guard<std::mutex> Lock(PendingMutex);
   // The front is the oldest command not known to be finished: while it runs, the queue is busy.
   prunePending();
@@ -201,7 +245,7 @@ void Queue::finishHere(const Event *Until) {
       State->Finishing = true;
       // Those not completed meanwhile; the app's callbacks never run inside its own call.
       while (!State->Later.empty() && State->Later.front().Order <= Last &&
-             !State->Later.front().Done->hasCallbacks()) {
+             !hasCallbacks(State->Later.front())) {
         Lock.unlock();
         finishOldest(*State);
         Lock.lock();
@@ -321,6 +365,8 @@ void Queue::finishOldest(Executor &State) {
   }
   const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(), "complete");
   const cl_int Result = Oldest.Finish();
+  if (!Oldest.Done)
+    return; // run directly: nobody can ask how it ended
   if (Oldest.Done->profiled())
     Oldest.Done->stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
   complete(*Oldest.Done, Result);
@@ -402,10 +448,9 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
   Next.Body = nullptr;
   if (Result == FinishesLater && State.Handed) {
     std::lock_guard<std::mutex> Lock(State.Mutex);
-    State.Later.push_back(Unfinished{Next.Done, std::move(State.Handed),
-                                     std::move(State.HandedRunning), ++State.Joined,
-                                     State.HandedQueue, State.HandedUntracked,
-                                     State.HandedPatient});
+    State.Later.push_back(
+        Unfinished{Next.Done, std::move(State.Handed), std::move(State.HandedRunning),
+                   ++State.Joined, State.HandedQueue, State.HandedUntracked, State.HandedPatient});
   } else {
     const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
     if (AppThread) {

@@ -93,6 +93,15 @@ public:
     State->HandedUntracked = Untracked && InOrder;
     State->HandedPatient = (Untracked || Patient) && InOrder;
   }
+  // A launch that needs nothing of the queue but its order (the app asked no event, gave no wait
+  // list): where the queue is in order and nothing of it is starting or queued, Start runs on
+  // the calling thread without a command or an event of libsplit's; returning true with Result
+  // CL_SUCCESS, it enqueued its device commands on InOrder's real queue without an event, and
+  // the Finish it set (which keeps what they use alive) runs once they ended. Returns false,
+  // having run nothing, where the launch must be enqueued as a command after all (Start
+  // returned false: it declined).
+  using DirectStart = std::function<bool(cl_int &Result, std::function<cl_int()> &Finish)>;
+  bool runDirect(const DirectStart &Start, ExecDevice &InOrder, cl_int &Result);
   // Called by a body on the executor thread: the commands left unfinished before it finish now,
   // all but the Keep newest (a launch that must be measured after the earlier ones).
   void finishPending(std::size_t Keep = 0) { finishUntilFewer(*State, Keep); }
@@ -107,7 +116,7 @@ private:
   // A command whose body returned FinishesLater (or whose completion an app thread left to the
   // executor), its finish, and the device commands it waits for.
   struct Unfinished {
-    std::shared_ptr<Event> Done;
+    std::shared_ptr<Event> Done; // null for a launch run directly (runDirect)
     std::function<cl_int()> Finish;
     std::vector<cl_event> Running;
     std::uint64_t Order = 0;       // Executor::Joined when it was added
@@ -184,6 +193,8 @@ private:
   static constexpr std::chrono::microseconds CatchUp{200};
   // Busy given up (Mutex held): an app thread waiting to start its launch is woken.
   static void becameIdle(Executor &State);
+  // Whether completing U would run the app's callbacks.
+  static bool hasCallbacks(const Unfinished &U);
   // Completes the oldest unfinished command (Finishing held, Mutex not).
   static void finishOldest(Executor &State);
   // Completes the oldest ones until Count are left, waiting for Finishing if need be.

@@ -36,9 +36,15 @@ std::optional<double> SplitGuard::predict(Mode M, double Work) const {
   return Cold[I].predict(Work);
 }
 
+const SplitGuard::Predictions &SplitGuard::predictions(double Work) const {
+  if (!Predicted || Predicted->Work != Work)
+    Predicted = Predictions{Work, predict(Mode::Split, Work), predict(Mode::Whole, Work)};
+  return *Predicted;
+}
+
 Mode SplitGuard::better(double Work, Mode Now) const {
-  const std::optional<double> Split = predict(Mode::Split, Work);
-  const std::optional<double> Whole = predict(Mode::Whole, Work);
+  const auto &[At, Split, Whole] = predictions(Work);
+  (void)At;
   if (!Split || !Whole)
     return Now;
   if (Now == Mode::Whole)
@@ -52,8 +58,8 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   D.Launch.Cold = Decided == 0 || M != LastIssued;
   D.Settled = Settled;
   D.Why = Why;
-  D.PredictedSplit = predict(Mode::Split, Work);
-  D.PredictedWhole = predict(Mode::Whole, Work);
+  D.PredictedSplit = predictions(Work).Split;
+  D.PredictedWhole = predictions(Work).Whole;
   // A settled whole launch between samples: counted at its predicted cost. Splits are always
   // measured (the balancer needs their slices' times anyway).
   if (Settled && M == Mode::Whole && Stage == Phase::Settled && !D.Launch.Cold &&
@@ -99,11 +105,16 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   }
   // A split never measured, priced from the whole launch's time.
   if (Bytes && Current == Mode::Whole && !Warm[0].samples() && !Cold[0].samples()) {
-    if (const std::optional<double> Whole = predict(Mode::Whole, Work)) {
-      Priced = Price{Bytes->SharedHardware ? 1.0 : Bytes->LargestShare,
-                     Bytes->Split / Settings.LinkBytesPerSecond + Settings.SplitFixedSeconds,
-                     Bytes->SharedHardware};
-      if (*predict(Mode::Split, Work) < *Whole * (1.0 - Settings.SwitchGain)) {
+    if (const std::optional<double> Whole = predictions(Work).Whole) {
+      const Price Now{Bytes->SharedHardware ? 1.0 : Bytes->LargestShare,
+                      Bytes->Split / Settings.LinkBytesPerSecond + Settings.SplitFixedSeconds,
+                      Bytes->SharedHardware};
+      if (!Priced || Priced->Share != Now.Share || Priced->ExtraSeconds != Now.ExtraSeconds ||
+          Priced->Shared != Now.Shared) {
+        Priced = Now;
+        Predicted.reset();
+      }
+      if (*predictions(Work).Split < *Whole * (1.0 - Settings.SwitchGain)) {
         Stage = Phase::Settled;
         ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
         LaunchesSinceProbe = 0;
@@ -139,7 +150,8 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   }
   if (++LaunchesSinceProbe > NextProbeCheck) {
     const Mode Other = otherThan(Current);
-    const std::optional<double> Here = predict(Current, Work), There = predict(Other, Work);
+    const std::optional<double> Here = predictions(Work).of(Current),
+                                There = predictions(Work).of(Other);
     // Two launches the other way, and coming back: a first launch after a switch gathers what
     // the other way left where it ran.
     double Loss = Here && There ? 2.0 * std::max(*There - *Here, 0.0) : 0.0;
@@ -187,6 +199,7 @@ void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
   if (Best && predict(Mode::Split, Work) && predict(Mode::Whole, Work))
     Regret += std::max(Seconds - *Best, 0.0);
   (Launch.Cold ? Cold : Warm)[indexOf(Launch.Run)].observe(Work, Seconds);
+  Predicted.reset();
   if (Launch.Measured)
     SecondsSinceProbe += Seconds; // else counted when issued
 }
@@ -207,10 +220,12 @@ void SplitGuard::seed(const GuardRecord &Record) {
     Warm[0].observe(Work, Seconds);
   for (const auto &[Work, Seconds] : Record.Whole)
     Warm[1].observe(Work, Seconds);
+  Predicted.reset();
 }
 
 void SplitGuard::observeInferredWhole(double Work, double Seconds) {
   InferredWhole.observe(Work, Seconds);
+  Predicted.reset();
 }
 
 } // namespace libsplit::planner

@@ -396,6 +396,16 @@ void withoutEvents(const Setup &S, cl_program Program) {
   say("the event of a launch behind them completed after them: %s",
       yesNo(Waited >= 0.5 * Launches * Once && eventStatus(Behind) == CL_COMPLETE));
   clReleaseEvent(Behind);
+  cl_event Marker = nullptr;
+  const double Marked = secondsOf([&] {
+    for (size_t I = 0; I < Launches; ++I)
+      launch(Rounds, nullptr);
+    need(clEnqueueMarkerWithWaitList(S.Queue, 0, nullptr, &Marker), "marker");
+    clWaitForEvents(1, &Marker);
+  });
+  say("a marker behind them completed after them: %s",
+      yesNo(Marked >= 0.5 * Launches * Once && eventStatus(Marker) == CL_COMPLETE));
+  clReleaseEvent(Marker);
   // The rounds depend on the machine's speed, so only the count of runs is compared.
   const std::vector<cl_uint> Counted = readAll<cl_uint>(S.Queue, Runs, N);
   say("every work-item saw every one of the %zu launches: %s", Launched,

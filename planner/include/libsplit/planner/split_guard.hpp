@@ -138,6 +138,15 @@ private:
   enum class Phase { First, Exploring, Settled };
   Decision issue(Mode M, bool Settled, const char *Why, double Work);
   Mode better(double Work, Mode Current) const;
+  // Both ways' predictions at Work, kept until a model changes: a settled kernel's launches ask
+  // for the same ones two or three times each, at the same size launch after launch.
+  struct Predictions {
+    double Work = 0.0;
+    std::optional<double> Split, Whole;
+    std::optional<double> of(Mode M) const { return M == Mode::Split ? Split : Whole; }
+  };
+  const Predictions &predictions(double Work) const;
+  mutable std::optional<Predictions> Predicted;
 
   GuardSettings Settings;
   Phase Stage = Phase::First;
