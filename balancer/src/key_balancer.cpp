@@ -45,8 +45,8 @@ KeyBalancer::KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount,
     break;
   case Strategy::Static:
     State = Phase::Fixed;
-    // A count mismatch was reported by parseBalancerConfig when the caller knew the devices;
-    // if it did not, uniform is the only split that means something.
+    // The runtime resolves the shares for its devices (a mismatch is its one-line error); with
+    // any other count, uniform is the only split that means something.
     if (Config.StaticShares.size() == DeviceCount)
       Shares = Eigen::Map<const Eigen::VectorXd>(Config.StaticShares.data(),
                                                  static_cast<Eigen::Index>(DeviceCount));

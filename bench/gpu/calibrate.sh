@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Per-launch kernel time of the compute-bound apps on the first GPU at a few sizes, to choose
-# bench sizes where a launch takes tens of milliseconds on one GPU (issue 8).
+# bench sizes where a launch takes tens of milliseconds on one GPU (so that
+# splitting has something to gain over a launch's fixed costs).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 pack="$root/build-gpu"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4's "a single device within 1% of native", measured on whole apps: each app of the GPU
+# "A single device within 1% of native", measured on whole apps: each app of the GPU
 # manifest natively on the GPU, under libsplit restricted to it (LIBSPLIT_DEVICES) and under
 # libsplit disabled (LIBSPLIT_DISABLE=1, pure pass-through), rounds
 # interleaved so that drift hits both alike; prints each run's app-timed seconds (the apps' own

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Everything issue 8 needs from the GPU machine, in one run (device time is scarce): machine
+# Everything the GPU benchmarks need from the GPU machine, in one run (device time is scarce): machine
 # facts, the sample apps' correctness under libsplit on NVIDIA + PoCL, and the benchmark driver.
 # Writes into $OUT (the device tool brings it back). Built binaries come from build-gpu/, made on
 # the developer machine by bench/gpu/pack.sh.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8's whole runs on two GPUs of one kind: where the app's host writes go decides whether
+# Whole runs on two GPUs of one kind: where the app's host writes go decides whether
 # the input's first move lands inside the app's stopwatch. Each app natively on the GPU, then
 # under libsplit on DEVICES with LIBSPLIT_UPLOAD=auto (each device gets its expected part at the
 # write) and =at-launch (each device fetches its part at its first launch), rounds interleaved;

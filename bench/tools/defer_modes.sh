@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Deferred host writes, measured (issue 5): runs bench/defer_transfer natively and under
+# Deferred host writes, measured: runs bench/defer_transfer natively and under
 # libsplit with LIBSPLIT_DEFER=mprotect, copy and off, several times each, and prints per mode
 # the bytes sent host->devices (from LIBSPLIT_SUMMARY) and the median wall times; then, in runs
 # of their own, the time of a first write to a page of a written array (a fault under mprotect).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host cost per launch (issue 4), measured: runs bench/launch_overhead natively on each device,
+# Host cost per launch, measured: runs bench/launch_overhead natively on each device,
 # then under libsplit on the app's device alone, on every device with default settings, on every
 # device with every launch split (uniform shares: each launch waits for its slices), and with
 # every launch split by the default balancer (LIBSPLIT_SPLIT=always: once its split holds, the

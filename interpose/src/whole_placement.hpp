@@ -1,5 +1,5 @@
 // Which device runs the launches of a kernel that cannot split (global atomics whose returned
-// value is used, xchg/cmpxchg, ...), per NDRange: the fastest measured for it, as issue 4 asks,
+// value is used, xchg/cmpxchg, ...), per NDRange: the fastest measured for it,
 // rather than always the app's device (an app that took the first platform's CPU beside a GPU).
 //
 // The app's device runs the first WarmLaunches; then each other candidate runs it

@@ -182,6 +182,14 @@ inline void departure(const char *Label) {
   say("%s: (implementation-defined, not compared)", Label);
 }
 
+// A reference count that natively may include the implementation's own references (PoCL counts a
+// context's queues and buffers, a program's kernels, a parent's sub-buffers, and drops the
+// reference an event holds until its command's end asynchronously): only what the specification
+// guarantees is compared, that the AppHeld references the app holds are counted.
+inline void countsAppReferences(const char *Label, cl_uint Count, cl_uint AppHeld) {
+  say("%s: counts the app's %u reference(s): %s", Label, AppHeld, yesNo(Count >= AppHeld));
+}
+
 // A call the rest of the program depends on; the transcript records a failure, then the
 // program stops (a diff against the native transcript shows where).
 [[noreturn]] inline void fatal(const char *What, cl_int Code) {

@@ -1,4 +1,4 @@
-// A device that fails in the middle of a launch (issue 4): the app must see the failure as an
+// A device that fails in the middle of a launch : the app must see the failure as an
 // error on that launch's event (the device's own code), commands that wait on it must end with
 // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, and everything else must go on working: later
 // independent launches compute what they should, reads, finish and releases return, no hang,

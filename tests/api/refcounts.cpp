@@ -63,9 +63,9 @@ void countsOfEachObject(const Setup &S) {
   clWaitForEvents(1, &Marker);
   // PoCL's count here includes a reference of its own that it drops asynchronously after the
   // completion (1 or 2, about 1 run in 12 natively); libsplit reports the app's references.
-  departure("marker event after completion");
+  countsAppReferences("marker event after completion", refCount(Marker), 1);
   show("clRetainEvent", clRetainEvent(Marker));
-  departure("marker event retained");
+  countsAppReferences("marker event retained", refCount(Marker), 2);
   show("clReleaseEvent", clReleaseEvent(Marker));
   show("clReleaseEvent", clReleaseEvent(Marker));
   show("clReleaseEvent", clReleaseEvent(User));
@@ -76,7 +76,7 @@ void countsOfEachObject(const Setup &S) {
   show("clReleaseMemObject", clReleaseMemObject(Buffer));
   show("clReleaseCommandQueue", clReleaseCommandQueue(Queue));
   // The same race in PoCL: the released queue's last event may still hold the context.
-  departure("context with no other objects left");
+  countsAppReferences("context with no other objects left", refCount(Context), 1);
   show("clReleaseContext", clReleaseContext(Context));
 
   show("clRetainContext(NULL)", clRetainContext(nullptr));
@@ -103,36 +103,29 @@ void countsWithDependents(const Setup &S) {
   need(Error, "clCreateContext");
   say("context alone: %u", refCount(Context));
   cl_command_queue Queue = clCreateCommandQueue(Context, S.Device, 0, &Error);
-  (void)refCount(Context);
-  departure("context with a queue"); // native counts its internal references
+  countsAppReferences("context with a queue", refCount(Context), 1);
   cl_mem Buffer = createBuffer(Context, CL_MEM_READ_WRITE, Bytes);
-  (void)refCount(Context);
-  departure("context with a queue and a buffer"); // native counts its internal references
+  countsAppReferences("context with a queue and a buffer", refCount(Context), 1);
   cl_buffer_region Region{0, Bytes / 2};
   cl_mem Sub = clCreateSubBuffer(Buffer, 0, CL_BUFFER_CREATE_TYPE_REGION, &Region, &Error);
   need(Error, "clCreateSubBuffer");
-  (void)refCount(Buffer);
-  departure("buffer with a sub-buffer"); // native counts its internal references
+  countsAppReferences("buffer with a sub-buffer", refCount(Buffer), 1);
   cl_program Program = buildProgram(Context, S.Device, commonKernels());
-  (void)refCount(Context);
-  departure("context with a program too"); // native counts its internal references
+  countsAppReferences("context with a program too", refCount(Context), 1);
   cl_kernel Kernel = createKernel(Program, "add_one");
-  (void)refCount(Program);
-  departure("program with a kernel"); // native counts its internal references
+  countsAppReferences("program with a kernel", refCount(Program), 1);
   cl_event User = createUserEvent(Context);
-  (void)refCount(Context);
-  departure("context with a user event too"); // native counts its internal references
+  countsAppReferences("context with a user event too", refCount(Context), 1);
   setArg(Kernel, 0, Buffer);
-  (void)refCount(Buffer);
-  departure("buffer set as a kernel argument"); // native counts its internal references
+  countsAppReferences("buffer set as a kernel argument", refCount(Buffer), 1);
   cl_event Launch = nullptr;
   show("kernel (waits user)",
        clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &N, nullptr, 1, &User, &Launch));
   say("user event with a command waiting on it: %u", refCount(User));
-  departure("launch event while pending");
+  countsAppReferences("launch event while pending", refCount(Launch), 1);
   clSetUserEventStatus(User, CL_COMPLETE);
   clFinish(Queue);
-  departure("launch event when done");
+  countsAppReferences("launch event when done", refCount(Launch), 1);
   for (cl_event E : {User, Launch})
     clReleaseEvent(E);
   clReleaseKernel(Kernel);

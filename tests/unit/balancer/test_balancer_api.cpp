@@ -151,7 +151,9 @@ TEST_CASE("a first split from weights: the app's kind of device first, unmeasure
   CHECK(B.propose(Seeded, 100, 2, {1.0, 1.0 / 1024}).Slices[0].Groups == 25);
   CHECK(B.propose(key("wrong"), 100, 2, {1.0, 1.0, 1.0}).Slices[0].Groups == 50);
   // The fixed strategies ignore it.
-  Balancer U(parseBalancerConfig("uniform").Config);
+  BalancerConfig UniformConfig;
+  UniformConfig.Kind = Strategy::Uniform;
+  Balancer U(UniformConfig);
   CHECK(U.propose(K, 100, 2, {1.0, 1.0 / 1024}).Slices[0].Groups == 50);
 }
 

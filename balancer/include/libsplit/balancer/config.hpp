@@ -1,7 +1,8 @@
 //===- config.hpp - Which balancing strategy, with which parameters ------===//
 //
-// The runtime reads LIBSPLIT_BALANCER and passes it to parseBalancerConfig; every other field
-// keeps its default unless the runtime's controls table sets it.
+// The runtime's controls table parses LIBSPLIT_BALANCER and LIBSPLIT_STATIC (the one parser of
+// both) and fills Kind and StaticShares; every other field keeps its default unless the table
+// sets it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -75,22 +76,5 @@ struct BalancerConfig {
   // Keys beyond this many: the least recently used key's state is forgotten.
   std::size_t MaxKeys = 4096;
 };
-
-struct ParsedConfig {
-  BalancerConfig Config;
-  std::string Error; // one line naming the variable and the accepted values; empty on success
-  bool ok() const { return Error.empty(); }
-};
-
-// Value: "broyden" (also the empty string), "fixedpoint", "uniform" or "static:<shares>" with
-// shares like "0.6,0.3,0.1" in device order. DeviceCount 0 skips the count check (the caller
-// then checks it once the devices are known). VariableName prefixes every error message.
-ParsedConfig parseBalancerConfig(std::string_view Value, std::size_t DeviceCount = 0,
-                                 std::string_view VariableName = "LIBSPLIT_BALANCER");
-
-// Shares like "0.6,0.3,0.1": finite, non-negative, DeviceCount of them (unless 0), summing to 1
-// within 1e-6. Returns an error message (without the variable name), empty on success.
-std::string parseShares(std::string_view Text, std::size_t DeviceCount,
-                        std::vector<double> &Shares);
 
 } // namespace libsplit::balancer
