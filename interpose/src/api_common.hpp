@@ -39,6 +39,12 @@ template <typename Object> cl_int releaseObject(Object *O, cl_int Invalid) {
   return O && O->release() ? CL_SUCCESS : Invalid;
 }
 
+// LIBSPLIT_DEBUG=api: an entry point that returns an error from its own checks says which.
+inline void refusedCall(const char *Call, const char *Error, const char *Condition) {
+  runtime().log().debug(config::DebugCategory::Api, Call, " returns ", Error, " (", Condition,
+                        ")");
+}
+
 } // namespace libsplit
 
 // In pass-through mode (LIBSPLIT_DISABLE, a malformed control, or libsplit could not start)
@@ -49,7 +55,8 @@ template <typename Object> cl_int releaseObject(Object *O, cl_int Invalid) {
     if (!RT.usable() || !RT.real().Name)                                                           \
       return ::libsplit::unavailable<decltype(RT.real().Name(__VA_ARGS__))>();                     \
     return RT.real().Name(__VA_ARGS__);                                                            \
-  }
+  }                                                                                                \
+  RT.log().debug(::libsplit::config::DebugCategory::Api, #Name)
 
 // The entry point's call, as a span on the calling thread's LIBSPLIT_TIMELINE track.
 #define LIBSPLIT_SHOW_CALL(Name)                                                                   \
@@ -58,14 +65,17 @@ template <typename Object> cl_int releaseObject(Object *O, cl_int Invalid) {
 // Returns Error from the entry point when Condition holds.
 #define LIBSPLIT_CHECK(Condition, Error)                                                           \
   do {                                                                                             \
-    if (Condition)                                                                                 \
+    if (Condition) {                                                                               \
+      ::libsplit::refusedCall(__func__, #Error, #Condition);                                       \
       return Error;                                                                                \
+    }                                                                                              \
   } while (false)
 
 // The same for entry points that return an object and report through errcode_ret.
 #define LIBSPLIT_CHECK_RET(Condition, Error, ErrorRet)                                             \
   do {                                                                                             \
     if (Condition) {                                                                               \
+      ::libsplit::refusedCall(__func__, #Error, #Condition);                                       \
       ::libsplit::setError(ErrorRet, Error);                                                       \
       return nullptr;                                                                              \
     }                                                                                              \

@@ -1,8 +1,29 @@
 #include "event.hpp"
 
+#include "runtime.hpp"
+
 #include <ctime>
+#include <string>
 
 namespace libsplit {
+
+namespace {
+// An event status as LIBSPLIT_DEBUG=events prints it.
+std::string statusName(cl_int Status) {
+  switch (Status) {
+  case CL_QUEUED:
+    return "queued";
+  case CL_SUBMITTED:
+    return "submitted";
+  case CL_RUNNING:
+    return "running";
+  case CL_COMPLETE:
+    return "complete";
+  default:
+    return "error " + std::to_string(Status);
+  }
+}
+} // namespace
 
 std::uint64_t hostNanoseconds() {
   timespec Now;
@@ -32,6 +53,8 @@ void Event::setStatus(cl_int NewStatus) {
     if (Status <= CL_COMPLETE || NewStatus >= Status)
       return; // finished already, or not a step forward
     Status = NewStatus;
+    runtime().log().debug(config::DebugCategory::Events, "event ", static_cast<const void *>(this),
+                          " (command type ", Type, "): ", statusName(NewStatus));
     // A callback registered for state S runs once the event reaches S or beyond; an error
     // status counts as complete.
     for (auto It = Callbacks.begin(); It != Callbacks.end();) {
