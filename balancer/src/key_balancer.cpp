@@ -768,15 +768,16 @@ KeyTrace KeyBalancer::trace() const {
   KeyTrace T;
   std::size_t Active = activeDevices().size();
   if (State == Phase::Fixed)
-    T.State = "fixed";
+    T.Next = KeyState::Fixed;
   else if (NextPurpose == LaunchPurpose::ProbeDevice)
-    T.State = "probe-device";
+    T.Next = KeyState::ProbeDevice;
   else if (NextPurpose == LaunchPurpose::ProbeSingle)
-    T.State = "probe-single";
+    T.Next = KeyState::ProbeSingle;
   else if (State == Phase::Search)
-    T.State = Launches == 0 ? "initial" : "search";
+    T.Next = Launches == 0 ? KeyState::Initial : KeyState::Search;
   else
-    T.State = Active <= 1 ? "single" : "converged";
+    T.Next = Active <= 1 ? KeyState::Single : KeyState::Converged;
+  T.State = stateName(T.Next);
   T.Converged = State != Phase::Search;
   T.Shares.assign(Shares.data(), Shares.data() + Shares.size());
   for (const Device &D : Devices) {

@@ -558,8 +558,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // before that one ends). Deeper, a held split ran a thousand launches before the balancer
   // heard that one device alone did better.
   const auto Before = RT.balancer().trace(Key);
-  const bool Holding = Before && (Before->State == "converged" || Before->State == "single" ||
-                                  Before->State == "fixed");
+  const bool Holding = Before && (Before->Next == balancer::KeyState::Converged ||
+                                  Before->Next == balancer::KeyState::Single ||
+                                  Before->Next == balancer::KeyState::Fixed);
   Q.finishPending(Holding ? 1 : 0);
   const bool SeparateHardware = !shareCores(Devices);
   const balancer::Split Proposal = RT.balancer().propose(

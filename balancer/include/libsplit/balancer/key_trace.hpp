@@ -7,11 +7,23 @@
 
 namespace libsplit::balancer {
 
+// What the next launch of a key is for.
+enum class KeyState {
+  Fixed,       // uniform and static strategies
+  Initial,     // its first launch
+  Search,      // a step of the search
+  Converged,   // the held split
+  Single,      // converged on one device
+  ProbeDevice, // a probe of a device the split does not use
+  ProbeSingle, // a probe of one device alone
+};
+
+// "fixed", "initial", "search", "converged", "single", "probe-device", "probe-single".
+std::string_view stateName(KeyState State);
+
 struct KeyTrace {
-  // What the next launch of this key is for: "fixed" (uniform and static strategies),
-  // "initial" (first launch), "search", "converged", "single" (converged on one device),
-  // "probe-device", "probe-single".
-  std::string_view State;
+  KeyState Next = KeyState::Initial;
+  std::string_view State;     // stateName(Next), as the trace writes it
   bool Converged = false;     // the split is held (probes aside)
   std::vector<double> Shares; // shares of the next balancing launch, in device order
   std::vector<bool> Active;   // devices the split currently uses (others are dropped)
