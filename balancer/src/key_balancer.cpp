@@ -663,7 +663,7 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
                                     Variance(Single.stats(), SingleTime) / SingleSamples);
   // After enough samples on both sides a difference still inside the noise is too small to
   // matter: decide. (Both: a device alone held for dozens of launches, then a split resumed by a
-  // device probe and measured over five lucky launches, kept a split 12% slower than it.)
+  // device probe and measured over a few lucky launches, kept a split slower than it.)
   if (Single.count() >= Config.RefineMinLaunches && Held.count() >= Config.RefineMinLaunches)
     Error = 0.0;
   if (Margin > Error) {

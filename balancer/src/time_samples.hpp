@@ -11,10 +11,9 @@ namespace libsplit::balancer {
 
 // Launch times that a comparison of a held configuration with a device alone is made of. Their
 // typical value is the median once there are a few: a device's first launch alone after a split
-// can run far slower than it does alone for good (PoCL's pthread next to basic: a quarter of
-// those launches at 1.4-2x), and the mean of a handful of probes then favoured a split slower
-// than the device alone. Both sides of a comparison use it: a median against a mean favours the
-// side whose times are skewed.
+// can run far slower than it does alone for good (PoCL's pthread next to basic, often), and the
+// mean of a handful of probes then favoured a split slower than the device alone. Both sides of a
+// comparison use it: a median against a mean favours the side whose times are skewed.
 class TimeSamples {
 public:
   TimeSamples() = default;

@@ -332,9 +332,9 @@ std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchR
     planner::PricedBytes Shared;
     Shared.SharedHardware = true;
     // The deferred build of the partition-ready program runs on the cores the app's device uses
-    // (PoCL's CPU compile: tens of milliseconds warm, a second cold): the first probe of a split
-    // waits until the run has made it affordable. (It came within a few milliseconds of a run of
-    // short kernels, and took more time from the app than the run's probes are allowed.)
+    // (PoCL's CPU compile): the first probe of a split waits until the run has made it
+    // affordable. (It came within a few milliseconds of a run of short kernels, and took more
+    // time from the app than the run's probes are allowed.)
     Shared.FirstSplitSeconds = K.program().deferredBuildSeconds();
     return Guard->decide(Work, Shared);
   }

@@ -75,7 +75,7 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     // With as many unfinished as allowed, the launch first waits for the oldest (runCommand)
     // here too, unless completing it would run the app's callbacks inside its call: queued, the
     // launch and every one after it would go through the executor while the app launches faster
-    // than the device runs them (PoCL's pthread device: 6 us a launch against 3.4 natively).
+    // than the device runs them.
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
         State->Commands.empty() &&
         (State->Later.size() + 1 < MaxUnfinished || !hasCallbacks(State->Later.front())) &&
