@@ -1,10 +1,13 @@
 //===- warm_start.cpp - Converged shares saved across runs ---------------===//
 #include "libsplit/balancer/warm_start.hpp"
 
+#include "libsplit/support/text.hpp"
+
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <locale>
 #include <sstream>
 #include <system_error>
 
@@ -53,12 +56,6 @@ static bool unescape(std::string_view Field, std::string &Out) {
   return true;
 }
 
-static std::string number(double Value) {
-  char Buffer[64];
-  auto [End, Ec] = std::to_chars(Buffer, Buffer + sizeof(Buffer), Value);
-  return Ec == std::errc() ? std::string(Buffer, End) : std::string("nan");
-}
-
 static std::string triple(const std::array<std::uint64_t, 3> &Values) {
   return std::to_string(Values[0]) + "," + std::to_string(Values[1]) + "," +
          std::to_string(Values[2]);
@@ -72,7 +69,7 @@ std::string formatWarmStart(std::string_view DeviceSignature,
     Text += "key " + escape(K.Kernel) + " " + std::to_string(K.WorkDim) + " " + triple(K.Global) +
             " " + triple(K.Local) + " " + std::to_string(K.SplitDim) + " ";
     for (std::size_t I = 0; I < R.Shares.size(); ++I)
-      Text += (I ? "," : "") + number(R.Shares[I]);
+      Text += (I ? "," : "") + support::formatNumber(R.Shares[I]);
     Text += "\n";
   }
   return Text;
@@ -186,6 +183,7 @@ std::string saveWarmStart(const std::filesystem::path &Directory, std::string_vi
   // the last rename wins and readers only ever see a complete file.
   auto Stamp = std::chrono::steady_clock::now().time_since_epoch().count();
   std::ostringstream Suffix;
+  Suffix.imbue(std::locale::classic());
   Suffix << ".tmp-" << std::hex << Stamp << "-" << reinterpret_cast<std::uintptr_t>(&Records);
   std::filesystem::path Temporary = Final;
   Temporary += Suffix.str();

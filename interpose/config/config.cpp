@@ -1,9 +1,10 @@
 //===- config.cpp - Reading, checking and rendering the controls ----------===//
 #include "config/config.hpp"
 
+#include "libsplit/support/text.hpp"
+
 #include <algorithm>
 #include <cassert>
-#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -22,15 +23,8 @@ std::string_view trim(std::string_view Text) {
   return Text.substr(Begin, End - Begin + 1);
 }
 
-// ASCII only: std::tolower depends on the app's locale, and keywords are ASCII anyway.
-char lowerChar(char C) { return C >= 'A' && C <= 'Z' ? static_cast<char>(C - 'A' + 'a') : C; }
-
-std::string lower(std::string_view Text) {
-  std::string Out(Text);
-  for (char &C : Out)
-    C = lowerChar(C);
-  return Out;
-}
+using support::lowerAscii;
+std::string lower(std::string_view Text) { return lowerAscii(Text); }
 
 bool startsWith(std::string_view Text, std::string_view Prefix) {
   return Text.substr(0, Prefix.size()) == Prefix;
@@ -85,12 +79,7 @@ std::string inList(std::string_view Item, std::string_view Whole) {
   return trim(Whole) == Item ? std::string() : " in " + quote(trim(Whole));
 }
 
-// Shortest text that reads back to the same double (to_chars ignores the locale).
-std::string number(double Value) {
-  char Buffer[64];
-  auto Result = std::to_chars(Buffer, Buffer + sizeof(Buffer), Value);
-  return std::string(Buffer, Result.ptr);
-}
+using support::formatNumber;
 
 template <typename Enum, std::size_t N>
 std::string parseEnum(std::string_view Text, const std::array<std::string_view, N> &Names,
@@ -201,7 +190,7 @@ template <> std::string formatKind<ControlKind::Shares>(const StaticShares &Valu
   std::string Out;
   for (std::size_t I = 0; I < Value.Values.size(); ++I)
     Out += (I ? "," : "") + (Value.Names.empty() ? "" : Value.Names[I] + "=") +
-           number(Value.Values[I]);
+           formatNumber(Value.Values[I]);
   return Out;
 }
 
@@ -501,15 +490,8 @@ std::string parseShares(std::string_view Text, StaticShares &Out) {
     Sum += Value;
   }
   if (std::fabs(Sum - 1.0) > 1e-6)
-    return "shares " + quote(trim(Text)) + " sum to " + number(Sum) + ", not 1";
+    return "shares " + quote(trim(Text)) + " sum to " + formatNumber(Sum) + ", not 1";
   return {};
-}
-
-static std::string lowered(std::string_view Text) {
-  std::string Out(Text);
-  for (char &C : Out)
-    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
-  return Out;
 }
 
 std::string resolveShares(const StaticShares &Shares, const std::vector<std::string> &Devices,
@@ -524,10 +506,10 @@ std::string resolveShares(const StaticShares &Shares, const std::vector<std::str
   }
   std::vector<int> Owner(Devices.size(), -1);
   for (std::size_t N = 0; N < Shares.Names.size(); ++N) {
-    const std::string Name = lowered(Shares.Names[N]);
+    const std::string Name = lower(Shares.Names[N]);
     std::vector<std::size_t> Matched;
     for (std::size_t D = 0; D < Devices.size(); ++D) {
-      if (lowered(Devices[D]).find(Name) == std::string::npos)
+      if (lower(Devices[D]).find(Name) == std::string::npos)
         continue;
       if (Owner[D] >= 0)
         return "device " + quote(Devices[D]) + " matches both " +

@@ -1,29 +1,18 @@
 #include "run_record.hpp"
 
+#include "libsplit/support/json.hpp"
+#include "libsplit/support/text.hpp"
+
 #include <algorithm>
 #include <cinttypes>
+#include <locale>
 #include <sstream>
 
 namespace libsplit {
 
 namespace {
 
-std::string jsonString(const std::string &Text) {
-  std::string Out = "\"";
-  for (char C : Text) {
-    if (C == '"' || C == '\\') {
-      Out += '\\';
-      Out += C;
-    } else if (static_cast<unsigned char>(C) < 0x20) {
-      char Escaped[8];
-      std::snprintf(Escaped, sizeof(Escaped), "\\u%04x", C);
-      Out += Escaped;
-    } else {
-      Out += C;
-    }
-  }
-  return Out + "\"";
-}
+using support::jsonString;
 
 std::string jsonArray(const std::array<std::uint64_t, 3> &Values, std::uint32_t Count) {
   std::string Out = "[";
@@ -32,10 +21,12 @@ std::string jsonArray(const std::array<std::uint64_t, 3> &Values, std::uint32_t 
   return Out + "]";
 }
 
-std::string number(double Value) {
-  char Text[32];
-  std::snprintf(Text, sizeof(Text), "%.9g", Value);
-  return Text;
+using support::formatFixed;
+using support::formatNumber;
+
+// Text right-aligned in Width columns, as printf's "%*s".
+std::string padded(const std::string &Text, std::size_t Width) {
+  return Text.size() >= Width ? Text : std::string(Width - Text.size(), ' ') + Text;
 }
 
 } // namespace
@@ -76,6 +67,7 @@ void RunRecorder::record(const LaunchRecord &L) {
   if (!Trace)
     return;
   std::ostringstream Out;
+  Out.imbue(std::locale::classic()); // no digit grouping from a locale the app set
   Out << "{\"launch\":" << Index << ",\"kernel\":" << jsonString(L.Kernel)
       << ",\"work_dim\":" << L.WorkDim << ",\"global\":" << jsonArray(L.Global, L.WorkDim)
       << ",\"local\":" << (L.Local[0] ? jsonArray(L.Local, L.WorkDim) : "null")
@@ -87,19 +79,19 @@ void RunRecorder::record(const LaunchRecord &L) {
         << ",\"combined\":" << (L.Combined ? "true" : "false");
   else
     Out << ",\"unsplit_reason\":" << jsonString(L.Unsplit);
-  Out << ",\"makespan_s\":" << number(L.MakespanSeconds) << ",\"devices\":[";
+  Out << ",\"makespan_s\":" << formatNumber(L.MakespanSeconds) << ",\"devices\":[";
   for (std::size_t I = 0; I < L.Devices.size(); ++I) {
     const DeviceRecord &D = L.Devices[I];
-    Out << (I ? "," : "") << "{\"name\":" << jsonString(D.Name) << ",\"share\":" << number(D.Share)
-        << ",\"first_group\":" << D.FirstGroup << ",\"groups\":" << D.Groups
-        << ",\"kernel_s\":" << number(D.KernelSeconds)
-        << ",\"transfer_s\":" << number(D.TransferSeconds) << ",\"bytes_in\":" << D.BytesIn
+    Out << (I ? "," : "") << "{\"name\":" << jsonString(D.Name)
+        << ",\"share\":" << formatNumber(D.Share) << ",\"first_group\":" << D.FirstGroup
+        << ",\"groups\":" << D.Groups << ",\"kernel_s\":" << formatNumber(D.KernelSeconds)
+        << ",\"transfer_s\":" << formatNumber(D.TransferSeconds) << ",\"bytes_in\":" << D.BytesIn
         << ",\"bytes_out\":" << D.BytesOut << "}";
   }
   Out << "],\"balancer\":{\"state\":" << jsonString(L.BalancerState)
-      << ",\"converged\":" << (L.Converged ? "true" : "false") << ",\"spread\":" << number(L.Spread)
-      << ",\"noise\":" << number(L.Noise) << ",\"spread_noise\":" << number(L.SpreadNoise)
-      << "}}\n";
+      << ",\"converged\":" << (L.Converged ? "true" : "false")
+      << ",\"spread\":" << formatNumber(L.Spread) << ",\"noise\":" << formatNumber(L.Noise)
+      << ",\"spread_noise\":" << formatNumber(L.SpreadNoise) << "}}\n";
   const std::string Line = Out.str();
   std::fwrite(Line.data(), 1, Line.size(), Trace);
 }
@@ -131,6 +123,7 @@ std::string RunRecorder::summary() const {
   for (const auto &[Name, Seconds] : DeviceBusy)
     Index.emplace(Name, Index.size());
   std::ostringstream Out;
+  Out.imbue(std::locale::classic());
   std::size_t Width = 6;
   for (const auto &[Name, K] : Kernels)
     Width = std::max(Width, Name.size());
@@ -139,14 +132,16 @@ std::string RunRecorder::summary() const {
   Out << "per kernel: launches, split launches, of them on 2+ devices, mean makespan, bytes "
          "moved, last split:\n";
   for (const auto &[Name, K] : Kernels) {
-    char Line[256];
-    std::snprintf(
-        Line, sizeof(Line),
-        "  %-*s %6" PRIu64 " launches %6" PRIu64 " split %6" PRIu64 " on 2+ %10.3f ms %10.1f MiB  ",
-        static_cast<int>(Width), Name.c_str(), K.Launches, K.SplitLaunches, K.SharedLaunches,
-        1e3 * K.MakespanSum / static_cast<double>(std::max<std::uint64_t>(K.Launches, 1)),
-        static_cast<double>(K.Bytes) / (1024.0 * 1024.0));
-    Out << Line;
+    Out << "  " << Name << std::string(Width - Name.size(), ' ') << " "
+        << padded(std::to_string(K.Launches), 6) << " launches "
+        << padded(std::to_string(K.SplitLaunches), 6) << " split "
+        << padded(std::to_string(K.SharedLaunches), 6) << " on 2+ "
+        << padded(formatFixed(1e3 * K.MakespanSum /
+                                  static_cast<double>(std::max<std::uint64_t>(K.Launches, 1)),
+                              3),
+                  10)
+        << " ms " << padded(formatFixed(static_cast<double>(K.Bytes) / (1024.0 * 1024.0), 1), 10)
+        << " MiB  ";
     if (K.SplitLaunches == 0) {
       // Where it ran last: a kernel that cannot split moves to the device measured fastest.
       Out << "unsplit";
@@ -155,40 +150,32 @@ std::string RunRecorder::summary() const {
       Out << ": " << (K.Unsplit.empty() ? "?" : K.Unsplit) << "\n";
       continue;
     }
-    for (std::size_t I = 0; I < K.Devices.size(); ++I) {
-      char Share[64];
-      std::snprintf(Share, sizeof(Share), "%sD%zu %.3f", I ? ", " : "", Index[K.Devices[I]],
-                    K.LastShares[I]);
-      Out << Share;
-    }
+    for (std::size_t I = 0; I < K.Devices.size(); ++I)
+      Out << (I ? ", " : "") << "D" << Index[K.Devices[I]] << " "
+          << formatFixed(K.LastShares[I], 3);
     Out << "\n";
   }
   if (!HostWrites.empty()) {
     auto count = [&](HostWrite Kind, const char *Name) {
       auto It = HostWrites.find(Kind);
-      char Text[128];
-      std::snprintf(Text, sizeof(Text), "%" PRIu64 " %s (%.1f MiB)",
-                    It == HostWrites.end() ? 0 : It->second.Calls, Name,
-                    It == HostWrites.end() ? 0.0
-                                           : static_cast<double>(It->second.Bytes) / 1048576.0);
-      return std::string(Text);
+      const bool Any = It != HostWrites.end();
+      return std::to_string(Any ? It->second.Calls : 0) + " " + Name + " (" +
+             formatFixed(Any ? static_cast<double>(It->second.Bytes) / 1048576.0 : 0.0, 1) +
+             " MiB)";
     };
-    char Sent[160];
-    std::snprintf(Sent, sizeof(Sent),
-                  "; host to devices: %.1f MiB before kernels, %.1f MiB at write time\n",
-                  static_cast<double>(BytesInLaunches) / 1048576.0,
-                  static_cast<double>(EagerBytes) / 1048576.0);
+    const std::string Sent =
+        "; host to devices: " + formatFixed(static_cast<double>(BytesInLaunches) / 1048576.0, 1) +
+        " MiB before kernels, " + formatFixed(static_cast<double>(EagerBytes) / 1048576.0, 1) +
+        " MiB at write time\n";
     Out << "host writes: " << count(HostWrite::Deferred, "deferred") << ", "
         << count(HostWrite::Copied, "copied") << ", " << count(HostWrite::Eager, "sent eagerly")
         << ", " << count(HostWrite::ToAppDevice, "sent to the app's device") << ", "
         << count(HostWrite::OnAppMemory, "on the app's memory") << Sent;
   }
   Out << "per device: busy time (kernels and transfers):\n";
-  for (const auto &[Name, Seconds] : DeviceBusy) {
-    char Line[256];
-    std::snprintf(Line, sizeof(Line), "  D%zu %10.3f s  %s\n", Index[Name], Seconds, Name.c_str());
-    Out << Line;
-  }
+  for (const auto &[Name, Seconds] : DeviceBusy)
+    Out << "  D" << Index[Name] << " " << padded(formatFixed(Seconds, 3), 10) << " s  " << Name
+        << "\n";
   return Out.str();
 }
 

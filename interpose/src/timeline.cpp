@@ -1,24 +1,12 @@
 #include "timeline.hpp"
 
+#include "libsplit/support/json.hpp"
+#include "libsplit/support/text.hpp"
+
 #include <sys/syscall.h>
 #include <unistd.h>
 
 namespace libsplit {
-
-namespace {
-
-std::string quoted(const std::string &Text) {
-  std::string Out = "\"";
-  for (char C : Text) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    if (static_cast<unsigned char>(C) >= 0x20)
-      Out += C;
-  }
-  return Out + "\"";
-}
-
-} // namespace
 
 Timeline::Timeline(const std::string &Path) {
   if (!Path.empty())
@@ -38,15 +26,21 @@ void Timeline::span(const std::string &Track, const std::string &Name, TimePoint
   const double Length = duration<double, std::micro>(End - Start).count();
   std::lock_guard<std::mutex> Lock(Mutex);
   auto [It, New] = Tracks.emplace(Track, static_cast<int>(Tracks.size()) + 1);
+  const std::string Tid = std::to_string(It->second);
+  std::string Line;
   if (New) {
-    std::fprintf(File,
-                 "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
-                 "\"args\":{\"name\":%s}}",
-                 First ? "" : ",\n", It->second, quoted(Track).c_str());
+    Line += First ? "" : ",\n";
+    Line +=
+        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + Tid + ",\"args\":{\"name\":";
+    support::appendJsonString(Line, Track);
+    Line += "}}";
     First = false;
   }
-  std::fprintf(File, ",\n{\"name\":%s,\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
-               quoted(Name).c_str(), It->second, Begin, Length);
+  Line += ",\n{\"name\":";
+  support::appendJsonString(Line, Name);
+  Line += ",\"ph\":\"X\",\"pid\":1,\"tid\":" + Tid + ",\"ts\":" + support::formatFixed(Begin, 3) +
+          ",\"dur\":" + support::formatFixed(Length, 3) + "}";
+  std::fputs(Line.c_str(), File);
 }
 
 namespace {
