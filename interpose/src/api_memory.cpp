@@ -76,7 +76,11 @@ LIBSPLIT_API cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context ContextH
                                    Size, HostPtr, ErrorRet);
   // OpenCL 3.0 defines no buffer property; any is invalid.
   LIBSPLIT_CHECK_RET(Properties && Properties[0] != 0, CL_INVALID_PROPERTY, ErrorRet);
-  return makeBuffer(ContextHandle, Flags, Size, HostPtr, ErrorRet);
+  cl_mem Made = makeBuffer(ContextHandle, Flags, Size, HostPtr, ErrorRet);
+  // An empty list given is reported back (CL_MEM_PROPERTIES), its terminator included.
+  if (Made && Properties)
+    asBuffer(Made)->setProperties({0});
+  return Made;
 }
 
 LIBSPLIT_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem BufferHandle, cl_mem_flags Flags,
@@ -158,8 +162,11 @@ LIBSPLIT_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem Mem, cl_mem_info Param
     return returnValue<size_t>(B->origin(), ValueSize, Value, SizeRet);
   case CL_MEM_USES_SVM_POINTER:
     return returnValue<cl_bool>(CL_FALSE, ValueSize, Value, SizeRet);
-  case CL_MEM_PROPERTIES:
-    return returnInfo(nullptr, 0, ValueSize, Value, SizeRet);
+  case CL_MEM_PROPERTIES: {
+    const std::vector<cl_mem_properties> &Given = B->properties();
+    return returnInfo(Given.data(), Given.size() * sizeof(cl_mem_properties), ValueSize, Value,
+                      SizeRet);
+  }
   default:
     return CL_INVALID_VALUE;
   }
@@ -237,6 +244,12 @@ LIBSPLIT_API cl_mem CL_API_CALL clCreatePipe(cl_context ContextHandle, cl_mem_fl
   LIBSPLIT_CHECK_RET(!asContext(ContextHandle), CL_INVALID_CONTEXT, ErrorRet);
   setError(ErrorRet, CL_INVALID_OPERATION);
   return nullptr;
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clGetPipeInfo(cl_mem Mem, cl_pipe_info, size_t, void *, size_t *) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetPipeInfo, Mem, 0, 0, nullptr, nullptr);
+  // No pipe is ever made (clCreatePipe): whatever Mem is, it is not a pipe object.
+  return CL_INVALID_MEM_OBJECT;
 }
 
 LIBSPLIT_API void *CL_API_CALL clSVMAlloc(cl_context ContextHandle, cl_svm_mem_flags Flags,

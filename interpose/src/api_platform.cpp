@@ -167,6 +167,9 @@ LIBSPLIT_API cl_int CL_API_CALL clCreateSubDevices(cl_device_id InDevice,
                                    NumDevicesRet);
   Device *D = asDevice(InDevice);
   LIBSPLIT_CHECK(!D, CL_INVALID_DEVICE);
+  // Room for no device is an error, not a count query (the real call would take the empty
+  // list for none at all).
+  LIBSPLIT_CHECK(OutDevices && NumDevices == 0, CL_INVALID_VALUE);
   std::vector<cl_device_id> Real(OutDevices ? NumDevices : 0);
   cl_uint Made = 0;
   cl_int Error = RT.real().clCreateSubDevices(D->real(), Properties, NumDevices,
@@ -177,7 +180,7 @@ LIBSPLIT_API cl_int CL_API_CALL clCreateSubDevices(cl_device_id InDevice,
     *NumDevicesRet = Made;
   // Sub-devices the app makes are its devices like any other; libsplit does not split onto
   // them (LIBSPLIT_SUBDEVICES does that) but keeps them usable.
-  for (cl_uint I = 0; OutDevices && I < Made; ++I) {
+  for (cl_uint I = 0; OutDevices && I < std::min(Made, NumDevices); ++I) {
     auto Sub = Device::create(RT.real(), D->platform(), Real[I], D);
     OutDevices[I] = Sub.get();
   }

@@ -306,6 +306,13 @@ LIBSPLIT_API cl_int CL_API_CALL clSetProgramReleaseCallback(
   Program *P = asProgram(ProgramHandle);
   LIBSPLIT_CHECK(!P, CL_INVALID_PROGRAM);
   LIBSPLIT_CHECK(!Notify, CL_INVALID_VALUE);
+  // Whether the devices allow it at all (program scope destructors) is the implementation's
+  // answer: asked on the real program, with a callback that does nothing.
+  LIBSPLIT_CHECK(!RT.real().clSetProgramReleaseCallback, CL_INVALID_OPERATION);
+  const cl_int Native = RT.real().clSetProgramReleaseCallback(
+      P->original(), [](cl_program, void *) {}, nullptr);
+  if (Native != CL_SUCCESS)
+    return Native;
   P->addReleaseCallback(Notify, UserData);
   return CL_SUCCESS;
 }

@@ -104,6 +104,10 @@ public:
   void expectUse(std::vector<RangeSet> NeedByDevice);
 
   void addDestructorCallback(DestructorCallback Fn, void *UserData);
+  // The property list the app created it with (clCreateBufferWithProperties), for
+  // CL_MEM_PROPERTIES: empty when it gave none.
+  const std::vector<cl_mem_properties> &properties() const { return Properties; }
+  void setProperties(std::vector<cl_mem_properties> Given) { Properties = std::move(Given); }
   std::atomic<cl_uint> MapCount{0};
 
   // Live mappings (clEnqueueMapBuffer), so that unmapping knows what the host may have written.
@@ -165,6 +169,7 @@ private:
   RangeSet HostValid;                // root buffers only
   std::vector<RangeSet> DeviceValid; // root buffers only
   std::vector<std::pair<DestructorCallback, void *>> DestructorCallbacks;
+  std::vector<cl_mem_properties> Properties;
   std::vector<Mapping> Mappings;
 };
 

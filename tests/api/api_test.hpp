@@ -5,7 +5,10 @@
 // consistency checks. Never pointers, timings, device names or anything a scheduler may reorder.
 #pragma once
 
+// A program about newer entry points may target a later version before including this.
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 // The 1.1 entry points (clEnqueueMarker, clEnqueueBarrier, clEnqueueWaitForEvents) are part of
 // what apps call and libsplit intercepts.
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
