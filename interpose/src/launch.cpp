@@ -121,6 +121,32 @@ cl_int setWholeRange(cl_kernel Real, cl_uint AppArgs, const LaunchRequest &R) {
   return CL_SUCCESS;
 }
 
+// After a launch run whole on Device: every buffer argument it may have changed (mayWrite) is
+// valid there only. A buffer created read-only that the analysis shows written is warned about
+// once per kernel and argument: it works natively, and is kept coherent here too.
+void markWrittenWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device) {
+  const CompiledKernel *Facts = nullptr;
+  bool FactsAsked = false;
+  for (size_t I = 0; I < R.Args.size(); ++I) {
+    const KernelArg &A = R.Args[I];
+    if (A.What != KernelArg::Kind::Buffer)
+      continue;
+    if (readOnlyForKernels(*A.Mem) && !FactsAsked) {
+      std::string Why;
+      Facts = K.splitFacts(Why);
+      FactsAsked = true;
+    }
+    if (!mayWrite(*A.Mem, Facts, R, I))
+      continue;
+    A.Mem->wroteWholeOn(Device.Index);
+    if (readOnlyForKernels(*A.Mem) && analysisShowsWrite(Facts, R, I))
+      runtime().log().once("read-only-written:" + K.name() + ":" + std::to_string(I),
+                           config::LogLevel::Warn, "kernel ", K.name(), " writes argument ", I,
+                           ", a buffer created CL_MEM_READ_ONLY: libsplit keeps what it writes, as "
+                           "the device does (the OpenCL specification leaves it undefined)");
+  }
+}
+
 // The whole launch on one device: the app's own kernel and NDRange (NULL local size included),
 // or, with Moved, the partition-ready kernel (on a device other than the app's) over the same
 // NDRange, R's local size set. Its kernel time goes to the kernel's WholePlacement under Key
@@ -182,9 +208,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   if (Result != CL_SUCCESS)
     return Result;
   // Later commands see the results where they will be: their transfers queue behind the kernel.
-  for (const KernelArg &A : R.Args)
-    if (A.What == KernelArg::Kind::Buffer && !readOnlyForKernels(*A.Mem))
-      A.Mem->wroteWholeOn(Device.Index);
+  markWrittenWhole(K, R, Device);
 
   if (Untracked) {
     Pipeline->finishLater([Args = std::move(R.Args)] { return CL_SUCCESS; }, {}, &Device, true);
@@ -373,9 +397,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
     Device.Worker->runHere(std::ref(Job));
     if (Error != CL_SUCCESS)
       return true; // the device's own answer, as natively at the call
-    for (const KernelArg &A : R.Args)
-      if (A.What == KernelArg::Kind::Buffer && !readOnlyForKernels(*A.Mem))
-        A.Mem->wroteWholeOn(Device.Index);
+    markWrittenWhole(K, R, Device);
     K.noteLaunchLeftRunning(true);
     // The arguments stay alive until the kernel ran, whatever the app releases meanwhile.
     Finish = [Args = std::move(R.Args)] { return CL_SUCCESS; };

@@ -34,6 +34,23 @@ bool hasRegions(const CompiledKernel &Facts, const LaunchRequest &R) {
   return Facts.Regions.Args.size() == R.Args.size();
 }
 
+bool analysisShowsWrite(const CompiledKernel *Facts, const LaunchRequest &R, size_t ArgIndex) {
+  if (!Facts || !hasRegions(*Facts, R))
+    return false;
+  const std::vector<analysis::Access> &Accesses = Facts->Regions.Args[ArgIndex].Accesses;
+  return std::any_of(Accesses.begin(), Accesses.end(), [](const analysis::Access &A) {
+    return A.Kind != analysis::AccessKind::Read;
+  });
+}
+
+bool mayWrite(const Buffer &B, const CompiledKernel *Facts, const LaunchRequest &R,
+              size_t ArgIndex) {
+  if (!readOnlyForKernels(B))
+    return true;
+  const bool Known = Facts && hasRegions(*Facts, R);
+  return !Known || analysisShowsWrite(Facts, R, ArgIndex);
+}
+
 const analysis::AtomicMerge *atomicMergeOf(const CompiledKernel &Facts, const LaunchRequest &R,
                                            size_t ArgIndex) {
   if (ArgIndex >= Facts.AtomicMerges.size() || Facts.AtomicMerges[ArgIndex].empty() ||
@@ -122,7 +139,7 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
     BufferPlan &P = Plans[&Arg.root()];
     P.Need.resize(Slices.size());
     P.Write.resize(Slices.size());
-    const bool MayWrite = !readOnlyForKernels(Arg);
+    const bool MayWrite = mayWrite(Arg, &Facts, R, ArgIndex);
     if (const analysis::AtomicMerge *Atomic = atomicMergeOf(Facts, R, ArgIndex)) {
       // Every device starts from the same snapshot of the atomically updated bytes, the whole
       // argument for one kind of update; the copies are combined afterwards.

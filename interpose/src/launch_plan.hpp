@@ -44,8 +44,17 @@ struct BufferPlan {
 RangeSet wholeOf(Buffer &B);
 // Analysis ranges are relative to the argument's pointer; validity is kept per root buffer.
 RangeSet toRoot(const analysis::IntervalSet &Ranges, Buffer &B);
-// Created CL_MEM_READ_ONLY (itself or the buffer it is a sub-buffer of): kernels do not write it.
+// Created CL_MEM_READ_ONLY (itself or the buffer it is a sub-buffer of).
 bool readOnlyForKernels(const Buffer &B);
+// Whether the region analysis shows the kernel writing argument ArgIndex (false when it does not
+// know: no facts, or regions that do not match the launch).
+bool analysisShowsWrite(const CompiledKernel *Facts, const LaunchRequest &R, size_t ArgIndex);
+// Whether the launch may change buffer argument ArgIndex. A kernel that writes a buffer the app
+// created CL_MEM_READ_ONLY is undefined by the specification and works natively (the device
+// writes it in place): only a read-only buffer the analysis knows is not written stays as it
+// was; one it shows written, or cannot tell about, counts as written.
+bool mayWrite(const Buffer &B, const CompiledKernel *Facts, const LaunchRequest &R,
+              size_t ArgIndex);
 
 // Whether the compiler's region summary matches the launch's arguments.
 bool hasRegions(const CompiledKernel &Facts, const LaunchRequest &R);
