@@ -41,8 +41,7 @@ template <typename Object> cl_int releaseObject(Object *O, cl_int Invalid) {
 
 // LIBSPLIT_DEBUG=api: an entry point that returns an error from its own checks says which.
 inline void refusedCall(const char *Call, const char *Error, const char *Condition) {
-  runtime().log().debug(config::DebugCategory::Api, Call, " returns ", Error, " (", Condition,
-                        ")");
+  runtime().log().debug(config::DebugCategory::Api, Call, " returns ", Error, " (", Condition, ")");
 }
 
 } // namespace libsplit

@@ -1,5 +1,6 @@
 #include "kernel.hpp"
 
+#include "diff_merge.hpp"
 #include "runtime.hpp"
 
 #include <algorithm>
@@ -22,6 +23,33 @@ Kernel::~Kernel() {
     Real.clReleaseKernel(K.Handle);
   Real.clReleaseKernel(Validation);
   --Owner->KernelCount;
+}
+
+std::size_t Kernel::argElementBytes(cl_uint Index, cl_kernel Other) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (ElementBytes.size() != Args.size())
+    ElementBytes.assign(Args.size(), 0);
+  if (Index >= ElementBytes.size())
+    return 0;
+  if (ElementBytes[Index] != 0)
+    return ElementBytes[Index];
+  const RealApi &Real = runtime().real();
+  for (cl_kernel K : {Validation, Other}) {
+    size_t Size = 0;
+    if (!K || !Real.clGetKernelArgInfo ||
+        Real.clGetKernelArgInfo(K, Index, CL_KERNEL_ARG_TYPE_NAME, 0, nullptr, &Size) !=
+            CL_SUCCESS ||
+        Size == 0)
+      continue;
+    std::string Type(Size, '\0');
+    if (Real.clGetKernelArgInfo(K, Index, CL_KERNEL_ARG_TYPE_NAME, Size, Type.data(), nullptr) !=
+        CL_SUCCESS)
+      continue;
+    Type.resize(std::strlen(Type.c_str()));
+    if ((ElementBytes[Index] = pointeeScalarBytes(Type)) != 0)
+      break;
+  }
+  return ElementBytes[Index];
 }
 
 cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {

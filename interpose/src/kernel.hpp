@@ -71,6 +71,11 @@ public:
   cl_kernel realWithArgs(ExecDevice &Device, bool Split, const std::vector<KernelArg> &Args,
                          cl_int &Error);
 
+  // The size of the scalars pointer argument Index points to, from the argument's type name
+  // (clGetKernelArgInfo) on the app's kernel or else on Other (a partition-ready kernel, built
+  // with argument information); 0 when neither tells (a struct, no argument information).
+  std::size_t argElementBytes(cl_uint Index, cl_kernel Other) const;
+
   // Whether its last launch left its kernels running (FinishesLater): its next launch may then
   // start on the app's thread without holding the app up (Queue::enqueue).
   bool lastLaunchLeftRunning() const { return LeftRunning.load(std::memory_order_relaxed); }
@@ -93,6 +98,7 @@ private:
   cl_kernel Validation;
   mutable std::mutex Mutex;
   std::vector<KernelArg> Args;
+  mutable std::vector<std::size_t> ElementBytes; // argElementBytes, once asked (Mutex held)
   // A real kernel and the app arguments last set on it (a buffer as its object, alive, and its
   // real memory object; scalars and local sizes by value). Touched only on its device's worker.
   struct SetArg {

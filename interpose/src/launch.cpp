@@ -132,8 +132,7 @@ void markWrittenWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device) {
     if (A.What != KernelArg::Kind::Buffer)
       continue;
     if (readOnlyForKernels(*A.Mem) && !FactsAsked) {
-      std::string Why;
-      Facts = K.splitFacts(Why);
+      Facts = K.program().compiledKernel(K.name()); // a kernel that cannot split has them too
       FactsAsked = true;
     }
     if (!mayWrite(*A.Mem, Facts, R, I))
@@ -145,6 +144,25 @@ void markWrittenWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device) {
                            ", a buffer created CL_MEM_READ_ONLY: libsplit keeps what it writes, as "
                            "the device does (the OpenCL specification leaves it undefined)");
   }
+}
+
+// The size of the elements a launch writes in Root: the smallest over the kernel's arguments in
+// Root (two views of one buffer may differ), 1 where one of them is not known.
+std::size_t writtenElementBytes(Kernel &K, const LaunchRequest &R, Buffer &Root,
+                                ExecDevice &Device) {
+  cl_int Error = CL_SUCCESS;
+  const cl_kernel Split = K.realFor(Device, true, Error);
+  std::size_t Smallest = 0;
+  for (size_t I = 0; I < R.Args.size(); ++I) {
+    const KernelArg &A = R.Args[I];
+    if (A.What != KernelArg::Kind::Buffer || &A.Mem->root() != &Root)
+      continue;
+    const std::size_t Bytes = K.argElementBytes(static_cast<cl_uint>(I), Split);
+    if (Bytes == 0)
+      return 1;
+    Smallest = Smallest ? std::min(Smallest, Bytes) : Bytes;
+  }
+  return Smallest ? Smallest : 1;
 }
 
 // The whole launch on one device: the app's own kernel and NDRange (NULL local size included),
@@ -754,7 +772,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
       Parts[I].Device = Slices[I].Device;
       Parts[I].Written = P.Write[I];
     }
-    if (cl_int Error = mergeIntoHost(*Root, Snapshots[Root], Parts, P.Combine); Error != CL_SUCCESS)
+    if (cl_int Error = mergeIntoHost(*Root, Snapshots[Root], Parts, P.Combine,
+                                     writtenElementBytes(K, R, *Root, *Slices.front().Device));
+        Error != CL_SUCCESS)
       return Error;
     for (size_t I = 0; I < Slices.size(); ++I) {
       Slices[I].TransferSeconds += Parts[I].TransferSeconds;

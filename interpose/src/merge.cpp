@@ -1,5 +1,7 @@
 #include "merge.hpp"
 
+#include "diff_merge.hpp"
+
 #include "runtime.hpp"
 
 #include "libsplit/analysis/atomic_combine.hpp"
@@ -60,7 +62,8 @@ cl_int readBack(Buffer &Root, std::vector<MergeSlice> &Slices, std::vector<Devic
 } // namespace
 
 cl_int mergeIntoHost(Buffer &Root, const std::vector<std::uint8_t> &Snapshot,
-                     std::vector<MergeSlice> &Slices, const std::vector<CombineSpan> &Combines) {
+                     std::vector<MergeSlice> &Slices, const std::vector<CombineSpan> &Combines,
+                     std::size_t ElementBytes) {
   std::vector<DeviceCopy> Copies;
   if (cl_int Error = readBack(Root, Slices, Copies); Error != CL_SUCCESS)
     return Error;
@@ -72,19 +75,16 @@ cl_int mergeIntoHost(Buffer &Root, const std::vector<std::uint8_t> &Snapshot,
   RangeSet CombinedBytes;
   for (const CombineSpan &C : Combines)
     CombinedBytes.add(C.Bytes.Begin, C.Bytes.End);
-  RangeSet Merged;
-  for (size_t I = 0; I < Slices.size(); ++I) {
-    const auto DiffStart = Clock::now();
-    RangeSet Diffed = Slices[I].Written;
-    Diffed.subtract(CombinedBytes);
-    for (const Span &S : Diffed.spans()) {
-      const std::uint8_t *Copy = Copies[I].at(S.Begin);
-      for (size_t B = S.Begin; B < S.End; ++B, ++Copy)
-        if (*Copy != Snapshot[B])
-          Host[B] = *Copy;
-    }
-    Merged.add(Slices[I].Written);
-    Slices[I].TransferSeconds += secondsSince(DiffStart);
+  const auto DiffStart = Clock::now();
+  std::vector<DiffCopy> Diffed;
+  for (size_t I = 0; I < Slices.size(); ++I)
+    if (!Copies[I].Bytes.empty())
+      Diffed.push_back({Copies[I].Bytes.data(), Copies[I].Begin, Slices[I].Written});
+  const RangeSet Merged = mergeByDiff(Host, Snapshot.data(), Diffed, CombinedBytes, ElementBytes);
+  if (!Slices.empty()) {
+    const double Share = secondsSince(DiffStart) / static_cast<double>(Slices.size());
+    for (MergeSlice &Slice : Slices)
+      Slice.TransferSeconds += Share;
   }
 
   // By combination: the host copy still holds the snapshot there. The launch gives every slice

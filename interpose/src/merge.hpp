@@ -2,8 +2,8 @@
 // made them comes back to the host: every device started from the same snapshot, and each
 // device's copy of the bytes its slice may have changed is read back and merged into the host
 // copy. Two ways:
-//   - by diff (written regions unknown or overlapping between slices): each byte a device
-//     changed replaces the snapshot's;
+//   - by diff (written regions unknown or overlapping between slices): each element a device
+//     changed replaces the snapshot's (diff_merge.hpp);
 //   - by combination (global atomics, analysis/atomic_merge.hpp): per element, the devices'
 //     copies combine into what one device running every work-item would have left (sums of
 //     deltas, min, max, and, or, xor).
@@ -36,8 +36,10 @@ struct CombineSpan {
 
 // Merges the slices' copies of Root into its host copy, which must still hold Snapshot (the
 // whole root buffer as every device received it): Combines by combination, every other written
-// byte by diff. Marks the written bytes valid on the host alone.
+// byte by diff, element by element (ElementBytes: the size of the elements the kernel writes in
+// Root, 1 when unknown). Marks the written bytes valid on the host alone.
 cl_int mergeIntoHost(Buffer &Root, const std::vector<std::uint8_t> &Snapshot,
-                     std::vector<MergeSlice> &Slices, const std::vector<CombineSpan> &Combines);
+                     std::vector<MergeSlice> &Slices, const std::vector<CombineSpan> &Combines,
+                     std::size_t ElementBytes);
 
 } // namespace libsplit

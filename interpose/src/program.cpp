@@ -103,9 +103,11 @@ void Program::buildOn(cl_context RealContext, const std::vector<cl_device_id> &I
     const char *Text = Compiled.Source.c_str();
     cl_int Error = CL_SUCCESS;
     cl_program P = Real.clCreateProgramWithSource(RealContext, 1, &Text, nullptr, &Error);
+    // With argument information: the merge of a split's writes reads the element types there.
+    const std::string WithArgInfo = Options + " -cl-kernel-arg-info";
     if (P)
-      Error = Real.clBuildProgram(P, static_cast<cl_uint>(For.size()), For.data(), Options.c_str(),
-                                  nullptr, nullptr);
+      Error = Real.clBuildProgram(P, static_cast<cl_uint>(For.size()), For.data(),
+                                  WithArgInfo.c_str(), nullptr, nullptr);
     if (Error == CL_SUCCESS)
       return P;
     size_t Size = 0;
@@ -298,6 +300,11 @@ const CompiledKernel *Program::splitKernel(const std::string &Name, std::string 
     return nullptr;
   }
   return K;
+}
+
+const CompiledKernel *Program::compiledKernel(const std::string &Name) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Compiled.find(Name);
 }
 
 std::string Program::sourceKey() const {

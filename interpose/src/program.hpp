@@ -49,6 +49,9 @@ public:
   // own build's time per device, for each device it would build on. Starts nothing.
   double deferredBuildSeconds() const;
   const CompiledKernel *splitKernel(const std::string &Name, std::string &Why) const;
+  // What the kernel compiler found of a kernel, whether or not it splits (null when it did not
+  // compile the program or list the kernel).
+  const CompiledKernel *compiledKernel(const std::string &Name) const;
   // Identifies the program's source across runs (empty when it has no partition-ready variant).
   std::string sourceKey() const;
   // The source and options of the last successful build, when the program has a source.

@@ -63,6 +63,13 @@ __kernel void bump(__global uint *buf) {
   size_t i = get_global_id(0);
   buf[i] += 1u;
 }
+__kernel void race(__global float *out) {
+  // Every work-group's first item stores to out[0]: a race, whose result is one of the values.
+  // The first half of the groups store 1.0, the others 2.0: merged byte by byte, a split between
+  // the halves made 4.0 of them.
+  if (get_local_id(0) == 0)
+    out[0] = get_group_id(0) < get_num_groups(0) / 2 ? 1.0f : 2.0f;
+}
 __kernel void spin(__global uint *out, __global uint *runs, uint rounds) {
   uint x = out[get_global_id(0)];
   for (uint i = 0; i < rounds; ++i)
@@ -378,6 +385,29 @@ void readOnlyWritten(const Setup &S, cl_program Program) {
   clReleaseKernel(Reverse);
 }
 
+// Work-groups racing to store one float (an app's bug, which natively leaves one of the values
+// stored): split, the devices' copies are merged, and the result must still be a value some
+// work-group stored, not bytes of two of them.
+void racingStores(const Setup &S, cl_program Program) {
+  cl_kernel Race = createKernel(Program, "race");
+  const size_t Groups = 64, Local = 64, Global = Groups * Local;
+  bool OneOfThem = true;
+  for (int Round = 0; Round < 8; ++Round) {
+    const float Zero = 0.0f;
+    cl_mem Out = createBuffer(S.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(float),
+                              const_cast<float *>(&Zero));
+    setArg(Race, 0, Out);
+    need(clEnqueueNDRangeKernel(S.Queue, Race, 1, nullptr, &Global, &Local, 0, nullptr, nullptr),
+         "race");
+    const float Stored = readAll<float>(S.Queue, Out, 1)[0];
+    const bool Found = Stored == 1.0f || Stored == 2.0f;
+    OneOfThem = OneOfThem && Found;
+    clReleaseMemObject(Out);
+  }
+  say("racing stores to one float leave a value one of them stored: %s", yesNo(OneOfThem));
+  clReleaseKernel(Race);
+}
+
 void withoutEvents(const Setup &S, cl_program Program) {
   // Launches the app asks no event for (libsplit keeps no real event for most of them once its
   // planner settled on running them whole): clFinish, and the event of a launch queued behind
@@ -478,6 +508,8 @@ int main(int Argc, char **Argv) {
   withoutEvents(S, Program);
   say("== a buffer created read-only, written");
   readOnlyWritten(S, Program);
+  say("== racing stores");
+  racingStores(S, Program);
   clReleaseProgram(Program);
   tearDown(S);
   say("done");
