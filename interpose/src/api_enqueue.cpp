@@ -29,6 +29,8 @@ cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *
     Q.finishHere(Done.get()); // what it waits behind completes on this thread, as it would
   if ((Blocking || FinishAnyway) && Done->wait() < 0 && Blocking)
     Result = Done->status();
+  if (Blocking)
+    Q.context().refreshHostMemory();
   returnEvent(Done, EventOut);
   return Result;
 }

@@ -22,6 +22,8 @@ LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *L
     if (E->wait() < 0)
       Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }
+  if (!Events.empty())
+    Events.front()->context().refreshHostMemory();
   return Result;
 }
 

@@ -48,6 +48,11 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     // buffer already works on the app's memory.
     if (C->splitDevices().size() >= 2)
       B->upload(C->uploadAtWrite(C->primary()), 0, Size);
+    // A CPU works on that memory in place: apps read the kernels' results there after a
+    // clFinish, without a map or a read. Where launches split, libsplit brings them there at
+    // each such point (Context::refreshHostMemory).
+    if (C->splitDevices().size() >= 2 && (C->primary().Type & CL_DEVICE_TYPE_CPU))
+      C->watchHostMemory(B);
   }
   if (Flags & CL_MEM_COPY_HOST_PTR) {
     // No lock: nobody else knows the buffer yet.

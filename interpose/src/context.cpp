@@ -1,5 +1,6 @@
 #include "context.hpp"
 
+#include "buffer.hpp"
 #include "runtime.hpp"
 
 #include "libsplit/balancer/split.hpp"
@@ -179,6 +180,35 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     SplitExec.clear();
   }
   return CL_SUCCESS;
+}
+
+void Context::watchHostMemory(const std::shared_ptr<Buffer> &B) {
+  std::lock_guard<std::mutex> Lock(WatchedMutex);
+  Watched.push_back(B);
+  AnyWatched = true;
+}
+
+void Context::refreshHostMemory() {
+  if (!AnyWatched.load(std::memory_order_relaxed))
+    return;
+  std::vector<std::shared_ptr<Buffer>> Live;
+  {
+    std::lock_guard<std::mutex> Lock(WatchedMutex);
+    std::vector<std::weak_ptr<Buffer>> Kept;
+    for (const std::weak_ptr<Buffer> &W : Watched)
+      if (std::shared_ptr<Buffer> B = W.lock()) {
+        Live.push_back(std::move(B));
+        Kept.push_back(W);
+      }
+    Watched = std::move(Kept);
+    AnyWatched = !Watched.empty();
+  }
+  std::lock_guard<std::mutex> DataLock(DataMutex);
+  for (const std::shared_ptr<Buffer> &B : Live)
+    if (cl_int Error = B->fetchToHost(RangeSet(0, B->size())); Error != CL_SUCCESS)
+      runtime().log().warn("could not bring a CL_MEM_USE_HOST_PTR buffer's data to the app's "
+                           "memory (error ",
+                           Error, ")");
 }
 
 HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {

@@ -17,6 +17,8 @@
 
 namespace libsplit {
 
+class Buffer;
+
 struct ExecDevice {
   std::size_t Index = 0;
   std::string Name;
@@ -98,6 +100,13 @@ public:
 
   void addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void *), void *UserData);
 
+  // CL_MEM_USE_HOST_PTR buffers whose memory the app may read without a map or a read, as it can
+  // where its device (a CPU) works in place: refreshHostMemory, at each point where the app
+  // synchronizes with its queue, brings the bytes kernels wrote on the devices into the app's
+  // memory (the data lock must not be held).
+  void watchHostMemory(const std::shared_ptr<Buffer> &B);
+  void refreshHostMemory();
+
 private:
   std::vector<Device *> AppDevices;
   std::vector<cl_context_properties> Properties; // as the app gave them, for queries
@@ -106,6 +115,9 @@ private:
   std::vector<ExecDevice *> SplitExec;           // those of Exec with Splits
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
+  std::mutex WatchedMutex;
+  std::vector<std::weak_ptr<Buffer>> Watched; // watchHostMemory's, expired ones pruned
+  std::atomic<bool> AnyWatched{false};
 };
 
 Context *asContext(cl_context Handle);

@@ -272,6 +272,7 @@ cl_int Queue::finish() {
   for (auto It = Waiting.rbegin(); It != Waiting.rend(); ++It)
     if (auto E = It->lock())
       E->wait();
+  Owner->refreshHostMemory();
   return CL_SUCCESS;
 }
 

@@ -408,6 +408,45 @@ void racingStores(const Setup &S, cl_program Program) {
   clReleaseKernel(Race);
 }
 
+// A CL_MEM_USE_HOST_PTR buffer read through its memory after a synchronization, with no map or
+// read: where the device works in place (a CPU) apps do, and natively see what the kernels
+// wrote. Checked after clFinish, after a blocking read of another buffer, after
+// clWaitForEvents.
+void hostMemoryAfterSync(const Setup &S, cl_program Program) {
+  cl_kernel Bump = createKernel(Program, "bump");
+  const size_t N = 4096;
+  std::vector<cl_uint> Memory(N);
+  for (size_t I = 0; I < N; ++I)
+    Memory[I] = static_cast<cl_uint>(I);
+  cl_mem InPlace = createBuffer(S.Context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                N * sizeof(cl_uint), Memory.data());
+  cl_mem Other = createBuffer(S.Context, CL_MEM_READ_WRITE, sizeof(cl_uint));
+  setArg(Bump, 0, InPlace);
+  auto bumped = [&](cl_uint Times) {
+    bool Same = true;
+    for (size_t I = 0; I < N; ++I)
+      Same = Same && Memory[I] == static_cast<cl_uint>(I) + Times;
+    return Same;
+  };
+  need(clEnqueueNDRangeKernel(S.Queue, Bump, 1, nullptr, &N, nullptr, 0, nullptr, nullptr), "bump");
+  need(clFinish(S.Queue), "clFinish");
+  say("the app's memory after clFinish holds the kernel's result: %s", yesNo(bumped(1)));
+  need(clEnqueueNDRangeKernel(S.Queue, Bump, 1, nullptr, &N, nullptr, 0, nullptr, nullptr), "bump");
+  cl_uint Ignored = 0;
+  need(clEnqueueReadBuffer(S.Queue, Other, CL_TRUE, 0, sizeof(Ignored), &Ignored, 0, nullptr,
+                           nullptr),
+       "read");
+  say("the app's memory after a blocking read holds the kernel's result: %s", yesNo(bumped(2)));
+  cl_event Done = nullptr;
+  need(clEnqueueNDRangeKernel(S.Queue, Bump, 1, nullptr, &N, nullptr, 0, nullptr, &Done), "bump");
+  need(clWaitForEvents(1, &Done), "clWaitForEvents");
+  say("the app's memory after clWaitForEvents holds the kernel's result: %s", yesNo(bumped(3)));
+  clReleaseEvent(Done);
+  clReleaseMemObject(InPlace);
+  clReleaseMemObject(Other);
+  clReleaseKernel(Bump);
+}
+
 void withoutEvents(const Setup &S, cl_program Program) {
   // Launches the app asks no event for (libsplit keeps no real event for most of them once its
   // planner settled on running them whole): clFinish, and the event of a launch queued behind
@@ -510,6 +549,8 @@ int main(int Argc, char **Argv) {
   readOnlyWritten(S, Program);
   say("== racing stores");
   racingStores(S, Program);
+  say("== a buffer on the app's memory, read there after a synchronization");
+  hostMemoryAfterSync(S, Program);
   clReleaseProgram(Program);
   tearDown(S);
   say("done");
