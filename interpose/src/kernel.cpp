@@ -25,6 +25,19 @@ Kernel::~Kernel() {
   --Owner->KernelCount;
 }
 
+const CompiledKernel *Kernel::splitFacts(std::string &Why) const {
+  const std::uint64_t Generation = Owner->factsGeneration();
+  if (CachedGeneration.load(std::memory_order_acquire) == Generation)
+    return CachedFacts.load(std::memory_order_relaxed);
+  const CompiledKernel *Facts = Owner->splitKernel(Name, Why);
+  // Only answers with facts are kept: Why, asked for otherwise, is not.
+  if (Facts) {
+    CachedFacts.store(Facts, std::memory_order_relaxed);
+    CachedGeneration.store(Generation, std::memory_order_release);
+  }
+  return Facts;
+}
+
 std::size_t Kernel::argElementBytes(cl_uint Index, cl_kernel Other) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (ElementBytes.size() != Args.size())

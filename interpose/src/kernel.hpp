@@ -82,7 +82,8 @@ public:
   void noteLaunchLeftRunning(bool Yes) { LeftRunning.store(Yes, std::memory_order_relaxed); }
 
   // Why this kernel cannot split (empty if it can) and its split facts.
-  const CompiledKernel *splitFacts(std::string &Why) const { return Owner->splitKernel(Name, Why); }
+  // Kept while the program's factsGeneration stays the same.
+  const CompiledKernel *splitFacts(std::string &Why) const;
 
   // Its split guard for launches from app device AppDevice (LaunchPlanner::guardFor, looked up
   // once per kernel object and device).
@@ -99,6 +100,9 @@ private:
   mutable std::mutex Mutex;
   std::vector<KernelArg> Args;
   mutable std::vector<std::size_t> ElementBytes; // argElementBytes, once asked (Mutex held)
+  // splitFacts' last answer that had facts, and the program's generation it was given at.
+  mutable std::atomic<const CompiledKernel *> CachedFacts{nullptr};
+  mutable std::atomic<std::uint64_t> CachedGeneration{~std::uint64_t(0)};
   // A real kernel and the app arguments last set on it (a buffer as its object, alive, and its
   // real memory object; scalars and local sizes by value). Touched only on its device's worker.
   struct SetArg {

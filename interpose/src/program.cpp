@@ -150,6 +150,11 @@ void Program::buildOn(cl_context RealContext, const std::vector<cl_device_id> &I
 void Program::buildSplitVariant(const std::string &Options) {
   Runtime &RT = runtime();
   const RealApi &Real = RT.real();
+  // Whatever it ends with, the kernels' cached facts are to be asked again.
+  struct NewFacts {
+    std::atomic<std::uint64_t> &Generation;
+    ~NewFacts() { ++Generation; }
+  } Bump{FactsGeneration};
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     for (cl_program P : Built)
@@ -256,6 +261,7 @@ void Program::startLaterBuild(std::map<cl_context, std::vector<cl_device_id>> La
         SplitUnavailable = "the partition-ready program builds on fewer than two devices";
         SplitReal.clear();
       }
+      ++FactsGeneration;
     }
     runtime().backgroundDone();
   });

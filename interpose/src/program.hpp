@@ -49,6 +49,9 @@ public:
   // own build's time per device, for each device it would build on. Starts nothing.
   double deferredBuildSeconds() const;
   const CompiledKernel *splitKernel(const std::string &Name, std::string &Why) const;
+  // Changes whenever splitKernel's answers may change (a build started or ended): kernels keep
+  // their facts while it stays the same (they are asked at every launch).
+  std::uint64_t factsGeneration() const { return FactsGeneration.load(std::memory_order_acquire); }
   // What the kernel compiler found of a kernel, whether or not it splits (null when it did not
   // compile the program or list the kernel).
   const CompiledKernel *compiledKernel(const std::string &Name) const;
@@ -82,6 +85,7 @@ private:
   double BuildSecondsPerDevice = 0.0;      // of the app's last build (its real clBuildProgram)
   // deferredBuildSeconds' answer, kept where Deferred changes: it is asked at every launch.
   std::atomic<double> DeferredSeconds{0.0};
+  std::atomic<std::uint64_t> FactsGeneration{0};
   std::string SplitUnavailable; // why no kernel of this program splits, if none does
   CompiledProgram Compiled;
   std::map<cl_device_id, cl_program> SplitReal; // per split device (programs may be shared)
