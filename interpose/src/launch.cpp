@@ -396,7 +396,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
       RT.recorder().wanted() || RT.timeline().enabled() || RT.log().enabled(config::LogLevel::Info))
     return false;
   ExecDevice &Device = Q.exec();
-  auto Start = [&](cl_int &Error, std::function<cl_int()> &Finish) {
+  auto Start = [&](cl_int &Error, std::vector<KernelArg> &Kept) {
     std::lock_guard<std::mutex> DataLock(C.dataLock());
     // Every byte already on the device (or never written): nothing moves.
     for (const KernelArg &A : R.Args)
@@ -418,7 +418,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
     markWrittenWhole(K, R, Device);
     K.noteLaunchLeftRunning(true);
     // The arguments stay alive until the kernel ran, whatever the app releases meanwhile.
-    Finish = [Args = std::move(R.Args)] { return CL_SUCCESS; };
+    Kept = std::move(R.Args);
     return true;
   };
   return Q.runDirect(Start, Device, Result);

@@ -97,7 +97,7 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
   return Done;
 }
 
-bool Queue::runDirect(const DirectStart &Start, ExecDevice &InOrder, cl_int &Result) {
+bool Queue::beginDirect() {
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
     if (State->OutOfOrder)
@@ -117,20 +117,21 @@ bool Queue::runDirect(const DirectStart &Start, ExecDevice &InOrder, cl_int &Res
     State->Busy = true;
   }
   finishUntilFewer(*State, MaxUnfinished - 1);
-  std::function<cl_int()> Finish;
-  const bool Started = Start(Result, Finish);
+  return true;
+}
+
+void Queue::endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecDevice &InOrder) {
   bool Notify = false;
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
-    if (Started && Result == CL_SUCCESS)
+    if (Enqueued)
       State->Later.push_back(
-          Unfinished{nullptr, std::move(Finish), {}, ++State->Joined, &InOrder, true, true});
+          Unfinished{nullptr, nullptr, {}, ++State->Joined, &InOrder, true, true, std::move(Kept)});
     becameIdle(*State);
     Notify = State->Sleeping;
   }
   if (Notify)
     State->Wake.notify_one();
-  return Started;
 }
 
 bool Queue::hasCallbacks(const Unfinished &U) { return U.Done && U.Done->hasCallbacks(); }
@@ -365,7 +366,7 @@ void Queue::finishOldest(Executor &State) {
     State.Later.pop_front();
   }
   const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(), "complete");
-  const cl_int Result = Oldest.Finish();
+  const cl_int Result = Oldest.Finish ? Oldest.Finish() : CL_SUCCESS;
   if (!Oldest.Done)
     return; // run directly: nobody can ask how it ended
   if (Oldest.Done->profiled())
@@ -449,14 +450,20 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
   Next.Body = nullptr;
   if (Result == FinishesLater && State.Handed) {
     std::lock_guard<std::mutex> Lock(State.Mutex);
-    State.Later.push_back(
-        Unfinished{Next.Done, std::move(State.Handed), std::move(State.HandedRunning),
-                   ++State.Joined, State.HandedQueue, State.HandedUntracked, State.HandedPatient});
+    State.Later.push_back(Unfinished{Next.Done,
+                                     std::move(State.Handed),
+                                     std::move(State.HandedRunning),
+                                     ++State.Joined,
+                                     State.HandedQueue,
+                                     State.HandedUntracked,
+                                     State.HandedPatient,
+                                     {}});
   } else {
     const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
     if (AppThread) {
       std::lock_guard<std::mutex> Lock(State.Mutex);
-      State.Later.push_back(Unfinished{Next.Done, [Final] { return Final; }, {}, ++State.Joined});
+      State.Later.push_back(Unfinished{
+          Next.Done, [Final] { return Final; }, {}, ++State.Joined, nullptr, false, false, {}});
     } else {
       finishAll(State); // the earlier commands complete first
       complete(*Next.Done, Final);

@@ -5,6 +5,7 @@
 
 #include "event.hpp"
 #include "handles.hpp"
+#include "kernel.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -100,8 +101,16 @@ public:
   // the Finish it set (which keeps what they use alive) runs once they ended. Returns false,
   // having run nothing, where the launch must be enqueued as a command after all (Start
   // returned false: it declined).
-  using DirectStart = std::function<bool(cl_int &Result, std::function<cl_int()> &Finish)>;
-  bool runDirect(const DirectStart &Start, ExecDevice &InOrder, cl_int &Result);
+  // Start(Result, Kept) moves what its device commands use into Kept.
+  template <typename DirectStart>
+  bool runDirect(DirectStart &&Start, ExecDevice &InOrder, cl_int &Result) {
+    if (!beginDirect())
+      return false;
+    std::vector<KernelArg> Kept;
+    const bool Started = Start(Result, Kept);
+    endDirect(Started && Result == CL_SUCCESS, std::move(Kept), InOrder);
+    return Started;
+  }
   // Called by a body on the executor thread: the commands left unfinished before it finish now,
   // all but the Keep newest (a launch that must be measured after the earlier ones).
   void finishPending(std::size_t Keep = 0) { finishUntilFewer(*State, Keep); }
@@ -123,6 +132,8 @@ private:
     ExecDevice *InOrder = nullptr; // see finishLater
     bool Untracked = false;        // see finishLater
     bool Patient = false;          // see finishLater
+    // What its device commands use (a launch run directly: its arguments), alive until it ended.
+    std::vector<KernelArg> Kept;
   };
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
@@ -193,6 +204,10 @@ private:
   static constexpr std::chrono::microseconds CatchUp{200};
   // Busy given up (Mutex held): an app thread waiting to start its launch is woken.
   static void becameIdle(Executor &State);
+  // runDirect's two halves: whether the launch may start here (then Busy is set), and its
+  // unfinished entry (where Enqueued) with Busy given up.
+  bool beginDirect();
+  void endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecDevice &InOrder);
   // Whether completing U would run the app's callbacks.
   static bool hasCallbacks(const Unfinished &U);
   // Completes the oldest unfinished command (Finishing held, Mutex not).
