@@ -98,6 +98,7 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
 }
 
 bool Queue::beginDirect() {
+  bool Full = false;
   {
     std::unique_lock<std::mutex> Lock(State->Mutex);
     if (State->OutOfOrder)
@@ -115,8 +116,10 @@ bool Queue::beginDirect() {
         (State->Later.size() + 1 >= MaxUnfinished && hasCallbacks(State->Later.front())))
       return false;
     State->Busy = true;
+    Full = State->Later.size() >= MaxUnfinished;
   }
-  finishUntilFewer(*State, MaxUnfinished - 1);
+  if (Full) // else no need to take the lock again to find nothing to do
+    finishUntilFewer(*State, MaxUnfinished - 1);
   return true;
 }
 
