@@ -87,11 +87,12 @@ std::string ownDirectory() {
   return Path.substr(0, Path.rfind('/'));
 }
 
-// LIBSPLIT_LIBRARY, else libsplit.so in the lib/ beside the launcher's bin/: true of an
-// install tree and of the build tree alike (build/bin/libsplit, build/lib/libsplit.so).
-std::string findLibrary(Logger &Log) {
-  if (const char *Explicit = std::getenv("LIBSPLIT_LIBRARY"); Explicit && *Explicit) {
-    std::string Path = absolutePath(Explicit);
+// LIBSPLIT_LIBRARY (Explicit, from the controls), else libsplit.so in the lib/ beside the
+// launcher's bin/: true of an install tree and of the build tree alike (build/bin/libsplit,
+// build/lib/libsplit.so).
+std::string findLibrary(const std::string &Explicit, Logger &Log) {
+  if (!Explicit.empty()) {
+    std::string Path = absolutePath(Explicit.c_str());
     if (Path.empty() || !isReadable(Path))
       Log.error("LIBSPLIT_LIBRARY: cannot read '", Explicit, "': ", std::strerror(errno));
     return Path;
@@ -224,7 +225,7 @@ int main(int Argc, char **Argv) {
     return ExitUsage;
   }
 
-  std::string Library = findLibrary(Log);
+  std::string Library = findLibrary(Checked.Library, Log);
   if (Library.empty())
     return ExitUsage;
   if (Library.find_first_of(": ") != std::string::npos) {
