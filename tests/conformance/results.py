@@ -22,8 +22,19 @@ def load(folder):
     return verdicts
 
 
+def reasons():
+    """Why a test that passes natively does not under libsplit, where it is known
+    (reasons.csv, kept by hand beside this script)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reasons.csv")
+    if not os.path.exists(path):
+        return {}
+    with open(path, newline="") as f:
+        return {(r["suite"], r["test"]): r["reason"] for r in csv.DictReader(f)}
+
+
 def main():
     folder = sys.argv[1]
+    why = reasons()
     verdicts = load(folder)
     configs = [c for c in CONFIGS if c in verdicts]
     print("# Conformance (OpenCL-CTS) natively and under libsplit\n")
@@ -58,10 +69,11 @@ def main():
     if not rows:
         print("None among the tests run.")
     else:
-        print("| suite | test | " + " | ".join(c for c in configs if c != "native") + " |")
-        print("|---|---|" + "---|" * (len(configs) - 1))
+        print("| suite | test | " + " | ".join(c for c in configs if c != "native") + " | why |")
+        print("|---|---|" + "---|" * (len(configs) - 1) + "---|")
         for (suite, test), others in rows:
-            print(f"| {suite} | {test} | " + " | ".join(others.values()) + " |")
+            reason = why.get((suite, test), "not known yet")
+            print(f"| {suite} | {test} | " + " | ".join(others.values()) + f" | {reason} |")
 
 
 if __name__ == "__main__":
