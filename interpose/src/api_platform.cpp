@@ -132,6 +132,23 @@ LIBSPLIT_API cl_int CL_API_CALL clGetDeviceInfo(cl_device_id DeviceHandle, cl_de
   // the app takes its non-image path (or reports clearly that it needs them).
   case CL_DEVICE_IMAGE_SUPPORT:
     return returnValue<cl_bool>(CL_FALSE, ValueSize, Value, SizeRet);
+  // And, consistently, no image limits (the specification's minimums apply only to devices with
+  // images; passed through, they contradicted CL_DEVICE_IMAGE_SUPPORT).
+  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_SAMPLERS:
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    return returnValue<cl_uint>(0, ValueSize, Value, SizeRet);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+    return returnValue<size_t>(0, ValueSize, Value, SizeRet);
   case CL_DEVICE_SVM_CAPABILITIES:
     return returnValue<cl_device_svm_capabilities>(0, ValueSize, Value, SizeRet);
   case CL_DEVICE_PIPE_SUPPORT:

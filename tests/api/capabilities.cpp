@@ -115,6 +115,21 @@ int main(int Argc, char **Argv) {
   show("clGetDeviceInfo(IMAGE_SUPPORT)",
        clGetDeviceInfo(S.Device, CL_DEVICE_IMAGE_SUPPORT, sizeof(Support), &Support, nullptr));
   const bool Supported = Support == CL_TRUE;
+  // Without image support, no image limits either: the specification's minimums apply only to
+  // devices with images (the conformance suite checks the two agree).
+  bool LimitsAgree = true;
+  for (cl_device_info Param :
+       {CL_DEVICE_MAX_READ_IMAGE_ARGS, CL_DEVICE_MAX_WRITE_IMAGE_ARGS, CL_DEVICE_MAX_SAMPLERS}) {
+    cl_uint Limit = 1;
+    clGetDeviceInfo(S.Device, Param, sizeof(Limit), &Limit, nullptr);
+    LimitsAgree = LimitsAgree && (Supported ? Limit > 0 : Limit == 0);
+  }
+  for (cl_device_info Param : {CL_DEVICE_IMAGE2D_MAX_WIDTH, CL_DEVICE_IMAGE3D_MAX_DEPTH}) {
+    size_t Limit = 1;
+    clGetDeviceInfo(S.Device, Param, sizeof(Limit), &Limit, nullptr);
+    LimitsAgree = LimitsAgree && (Supported ? Limit > 0 : Limit == 0);
+  }
+  say("image limits agree with image support: %s", yesNo(LimitsAgree));
 
   cl_uint Formats = 0;
   cl_int Error = clGetSupportedImageFormats(S.Context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0,
