@@ -16,5 +16,7 @@ install -s "$build/tests/e2e/compare_outputs" "$pack/tests/e2e/"
 for app in $(grep -oE '^[a-z0-9_]+' "$root/bench/apps/manifest.txt"); do
   install -s "$build/bench/apps/$app" "$pack/bench/apps/"
 done
-[ -x "$build/bench/launch_overhead" ] && install -s "$build/bench/launch_overhead" "$pack/bench/"
+for tool in launch_overhead startup_phases; do
+  [ -x "$build/bench/$tool" ] && install -s "$build/bench/$tool" "$pack/bench/"
+done
 du -sh "$pack"

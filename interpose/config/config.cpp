@@ -229,6 +229,32 @@ template <> std::string formatKind<ControlKind::Split>(const SplitPolicy &Value)
   return formatEnum(Value, SplitPolicyNames);
 }
 
+template <> std::string parseKind<ControlKind::Open>(std::string_view Text, OpenPolicy &Out) {
+  const std::string Key = lower(trim(Text));
+  if (Key == "auto" || Key == "now") {
+    Out = {Key == "now" ? OpenPolicy::When::Now : OpenPolicy::When::Auto, 0.0};
+    return {};
+  }
+  double Seconds = 0.0;
+  auto Result = std::from_chars(Key.data(), Key.data() + Key.size(), Seconds);
+  if (Key.empty() || Result.ec != std::errc() || Result.ptr != Key.data() + Key.size() ||
+      !std::isfinite(Seconds) || Seconds < 0.0)
+    return "unknown value " + quote(trim(Text));
+  Out = {OpenPolicy::When::After, Seconds};
+  return {};
+}
+template <> std::string formatKind<ControlKind::Open>(const OpenPolicy &Value) {
+  switch (Value.What) {
+  case OpenPolicy::When::Auto:
+    return "auto";
+  case OpenPolicy::When::Now:
+    return "now";
+  case OpenPolicy::When::After:
+    break;
+  }
+  return formatNumber(Value.Seconds);
+}
+
 // "(...)" in the Default column describes a default instead of being one.
 bool isDescribedDefault(std::string_view Default) { return startsWith(Default, "("); }
 

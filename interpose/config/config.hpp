@@ -38,6 +38,19 @@ inline constexpr std::array<std::string_view, 3> UploadNames = {"auto", "at-writ
 enum class SplitPolicy { Auto, Always, Alternate };
 inline constexpr std::array<std::string_view, 3> SplitPolicyNames = {"auto", "always", "alternate"};
 
+// When a context opens the devices it splits across beyond the app's own (LIBSPLIT_OPEN): auto
+// = once the app has launched kernels for OpenCostFactor times what creating its own device's
+// context cost (a short run never pays for opening more devices); now = when the app creates
+// the context; after = Seconds after the context's first launch.
+struct OpenPolicy {
+  enum class When { Auto, Now, After };
+  When What = When::Auto;
+  double Seconds = 0.0; // After only
+  bool operator==(const OpenPolicy &Other) const {
+    return What == Other.What && Seconds == Other.Seconds;
+  }
+};
+
 // The split of a launch the adaptive balancers have not measured yet.
 enum class FirstSplitMode { ByType, Uniform };
 inline constexpr std::array<std::string_view, 2> FirstSplitNames = {"by-type", "uniform"};
@@ -94,6 +107,7 @@ enum class ControlKind {
   FirstSplit, // FirstSplitMode
   Upload,     // UploadMode
   Split,      // SplitPolicy
+  Open,       // OpenPolicy: auto, now, or seconds (a finite number >= 0)
 };
 
 template <ControlKind Kind> struct ControlTraits;
@@ -111,6 +125,7 @@ template <> struct ControlTraits<ControlKind::Defer> { using Type = DeferMode; }
 template <> struct ControlTraits<ControlKind::FirstSplit> { using Type = FirstSplitMode; };
 template <> struct ControlTraits<ControlKind::Upload> { using Type = UploadMode; };
 template <> struct ControlTraits<ControlKind::Split> { using Type = SplitPolicy; };
+template <> struct ControlTraits<ControlKind::Open> { using Type = OpenPolicy; };
 template <ControlKind Kind> using ControlType = typename ControlTraits<Kind>::Type;
 
 enum class ControlId : unsigned {

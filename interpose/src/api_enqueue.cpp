@@ -495,6 +495,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   LIBSPLIT_CHECK(!K->snapshotArgs(R.Args), CL_INVALID_MEM_OBJECT);
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();
+  Q->context().noteLaunch(false);
   // Decided whole and settled, the launch leaves its kernel running whatever the last one did.
   R.Decided = decideAtCall(*Q, *Keep, R);
   const bool WholeSettled =

@@ -160,7 +160,7 @@ LIBSPLIT_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel KernelHandle,
   // The largest work-group the app may use must fit every device the kernel may run on.
   if (Result == CL_SUCCESS && Param == CL_KERNEL_WORK_GROUP_SIZE && Value) {
     size_t Size = *static_cast<size_t *>(Value);
-    for (ExecDevice *E : C.splitDevices())
+    for (ExecDevice *E : C.plannedSplitDevices())
       Size = std::min(Size, E->MaxWorkGroupSize);
     *static_cast<size_t *>(Value) = Size;
   }

@@ -33,7 +33,9 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
   // Only where nothing splits: merges and atomic combinations write into the host copy (here
   // the app's memory) assuming no kernel changed it, which a device working in place does
   // (api.atomics counted a CPU's increments twice).
-  const cl_int Error = B->initialize((Flags & CL_MEM_USE_HOST_PTR) && C->splitDevices().size() < 2);
+  // Asked of the devices planned, not those open yet: the buffer stays as made once they open.
+  const bool MaySplit = C->plannedSplitDevices().size() >= 2;
+  const cl_int Error = B->initialize((Flags & CL_MEM_USE_HOST_PTR) && !MaySplit);
   if (Error != CL_SUCCESS) {
     B->release();
     setError(ErrorRet, Error);
@@ -46,12 +48,12 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     // would land in the app's first launch (spmv on the H200 + CPU: 977 MiB, 127 ms of a 65 ms
     // native run). Placed as a host write is (LIBSPLIT_UPLOAD); with one device, the real
     // buffer already works on the app's memory.
-    if (C->splitDevices().size() >= 2)
+    if (MaySplit)
       B->upload(C->uploadAtWrite(C->primary()), 0, Size);
     // A CPU works on that memory in place: apps read the kernels' results there after a
     // clFinish, without a map or a read. Where launches split, libsplit brings them there at
     // each such point (Context::refreshHostMemory).
-    if (C->splitDevices().size() >= 2 && (C->primary().Type & CL_DEVICE_TYPE_CPU))
+    if (MaySplit && (C->primary().Type & CL_DEVICE_TYPE_CPU))
       C->watchHostMemory(B);
   }
   if (Flags & CL_MEM_COPY_HOST_PTR) {

@@ -503,14 +503,15 @@ cl_int Buffer::pushEverywhere(const RangeSet &Ranges) {
   std::vector<DeviceJob> Jobs;
   for (const auto &Device : Owner->devices()) {
     ExecDevice *D = Device.get();
-    Jobs.push_back({D, [this, D, Ranges] { return pushHostBytes(*D, Ranges); }});
+    if (D->Ready.load(std::memory_order_acquire))
+      Jobs.push_back({D, [this, D, Ranges] { return pushHostBytes(*D, Ranges); }});
   }
-  const cl_int Error = runOnDevices(std::move(Jobs));
+  const cl_int Error = runOnDevices(Jobs);
   if (Error != CL_SUCCESS)
     return Error; // the devices lack it: they will be sent it before their next use
-  for (const auto &Device : Owner->devices())
-    markValidOn(Device->Index, Ranges);
-  runtime().recorder().countEagerBytes(Ranges.totalBytes() * Owner->devices().size());
+  for (const DeviceJob &Job : Jobs)
+    markValidOn(Job.Device->Index, Ranges);
+  runtime().recorder().countEagerBytes(Ranges.totalBytes() * Jobs.size());
   return CL_SUCCESS;
 }
 

@@ -5,7 +5,10 @@
 
 #include "libsplit/balancer/split.hpp"
 
+#include "libsplit/support/text.hpp"
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 
@@ -30,6 +33,12 @@ cl_platform_id realPlatformOf(cl_device_id Device) {
   runtime().real().clGetDeviceInfo(Device, CL_DEVICE_PLATFORM, sizeof(Platform), &Platform,
                                    nullptr);
   return Platform;
+}
+
+std::string realPlatformName(cl_platform_id Platform) {
+  char Name[256] = {};
+  runtime().real().clGetPlatformInfo(Platform, CL_PLATFORM_NAME, sizeof(Name) - 1, Name, nullptr);
+  return Name;
 }
 
 // The app's properties with libsplit's platform handle replaced by the real one.
@@ -85,53 +94,39 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
         Devices.push_back({D, RT.findRootDevice(Root), true});
       }
 
-  // One real context per real platform. The app's platform gets the app's own properties, so
-  // that invalid properties fail exactly as they would natively.
+  // The app's devices get a real context now, with the app's own properties, so that invalid
+  // properties fail exactly as they would natively; the split devices beyond them get theirs
+  // when the context opens them (openSplitDevices).
   const cl_platform_id AppPlatform = AppDevices.front()->platform().real();
-  std::map<cl_platform_id, std::vector<cl_device_id>> ByPlatform;
-  for (const Wanted &W : Devices)
-    ByPlatform[realPlatformOf(W.Real)].push_back(W.Real);
-  for (auto &[Platform, Ids] : ByPlatform) {
-    std::vector<cl_context_properties> Props =
-        Platform == AppPlatform
-            ? realProperties(AppProperties)
-            : std::vector<cl_context_properties>{
-                  CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(Platform), 0};
-    cl_int Error = CL_SUCCESS;
-    cl_context RealContext =
-        Real.clCreateContext(Props.data(), static_cast<cl_uint>(Ids.size()), Ids.data(),
-                             Platform == AppPlatform ? Callback : nullptr,
-                             Platform == AppPlatform ? UserData : nullptr, &Error);
-    if (!RealContext) {
-      if (Platform == AppPlatform)
-        return Error;
-      RT.log().warn("cannot create a context on platform of " + realDeviceName(Ids.front()) +
-                    " (error " + std::to_string(Error) + "); its devices are not used");
-      continue;
-    }
-    RealContexts[Platform] = RealContext;
-  }
+  const std::vector<cl_context_properties> Props = realProperties(AppProperties);
+  std::vector<cl_device_id> AppIds;
+  for (Device *D : AppDevices)
+    AppIds.push_back(D->real());
+  cl_int Error = CL_SUCCESS;
+  const auto CreateStart = std::chrono::steady_clock::now();
+  cl_context AppContext = Real.clCreateContext(Props.data(), static_cast<cl_uint>(AppIds.size()),
+                                               AppIds.data(), Callback, UserData, &Error);
+  if (!AppContext)
+    return Error;
+  const double CreateSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - CreateStart).count();
+  RealContexts.emplace(AppPlatform, AppContext);
 
   // The devices' own kernel times feed the balancer, the trace, the timeline and the summary;
   // nothing else needs them, and a profiling queue made each launch with an event cost NVIDIA's
   // driver 11.5 us instead of 6 (H200).
   const config::Config &Settings = RT.config();
-  const auto Splitting = std::count_if(Devices.begin(), Devices.end(), [&](const Wanted &W) {
-    return W.Splits && RealContexts.count(realPlatformOf(W.Real));
-  });
-  const cl_command_queue_properties RealQueueProperties =
+  const auto Splitting =
+      std::count_if(Devices.begin(), Devices.end(), [](const Wanted &W) { return W.Splits; });
+  RealQueueProperties =
       Splitting >= 2 || Settings.Summary || !Settings.Trace.empty() || !Settings.Timeline.empty()
           ? CL_QUEUE_PROFILING_ENABLE
           : 0;
   for (const Wanted &W : Devices) {
-    auto Found = RealContexts.find(realPlatformOf(W.Real));
-    if (Found == RealContexts.end())
-      continue;
     auto Exec = std::make_unique<ExecDevice>();
     Exec->Index = this->Exec.size();
     Exec->Name = realDeviceName(W.Real);
     Exec->Real = W.Real;
-    Exec->RealContext = Found->second;
     Exec->Visible = W.Visible;
     Exec->Splits = W.Splits;
     Real.clGetDeviceInfo(W.Real, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(size_t),
@@ -147,18 +142,15 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     Real.clGetDeviceInfo(W.Real, CL_DEVICE_VERSION, sizeof(Version) - 1, Version, nullptr);
     std::sscanf(Version, "OpenCL %u.%u", &Major, &Minor);
     Exec->Version = 10 * Major + Minor;
-    cl_int Error = CL_SUCCESS;
-    Exec->RealQueue =
-        Real.clCreateCommandQueue(Exec->RealContext, W.Real, RealQueueProperties, &Error);
-    if (!Exec->RealQueue) {
-      if (this->Exec.empty())
-        return Error;
-      RT.log().warn("cannot create a queue on " + Exec->Name + " (error " + std::to_string(Error) +
-                    "); it is not used");
-      continue;
-    }
-    Exec->Worker = std::make_unique<DeviceWorker>();
     Exec->KernelEnqueueLock = &RT.kernelEnqueueLock(W.Real);
+    if (std::find(AppIds.begin(), AppIds.end(), W.Real) != AppIds.end()) {
+      Exec->RealContext = AppContext;
+      Exec->RealQueue = Real.clCreateCommandQueue(AppContext, W.Real, RealQueueProperties, &Error);
+      if (!Exec->RealQueue)
+        return Error;
+      Exec->Worker = std::make_unique<DeviceWorker>();
+      Exec->Ready.store(true, std::memory_order_release);
+    }
     this->Exec.push_back(std::move(Exec));
   }
   // Two H200s, or two sub-devices, have one name: the trace, the timeline's tracks and the
@@ -179,7 +171,113 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
       E->Splits = false;
     SplitExec.clear();
   }
+  // Opening a device costs about what opening the app's did, at the start and again at the
+  // end (its context's release): a run shorter than a few times that never pays for it. Modes
+  // that split every launch (tests, fixed shares) need the devices from the first launch.
+  const bool SplitsEveryLaunch = !RT.planner().decidesFromCosts();
+  const bool AllOpen = std::all_of(SplitExec.begin(), SplitExec.end(), [](const ExecDevice *E) {
+    return E->Ready.load(std::memory_order_relaxed);
+  });
+  constexpr double OpenCostFactor = 15.0;
+  OpenAfterSeconds = Settings.Open.What == config::OpenPolicy::When::After
+                         ? Settings.Open.Seconds
+                         : OpenCostFactor * CreateSeconds;
+  // PoCL (5.0) deadlocks when a context of its platform is created while another thread runs a
+  // command of the app's context on it (its basic device, every time: e2e.whole-placement).
+  // NVIDIA's driver creates one beside launches without holding them up: a new context of the
+  // app's platform is made on the app's thread unless the platform is NVIDIA's.
+  OpenInBackground = std::none_of(SplitExec.begin(), SplitExec.end(), [&](const ExecDevice *E) {
+    return !E->Ready.load(std::memory_order_relaxed) && realPlatformOf(E->Real) == AppPlatform &&
+           realPlatformName(AppPlatform).find("NVIDIA") == std::string::npos;
+  });
+  RT.log().debug(config::DebugCategory::Split, "the app's context took ",
+                 support::formatFixed(CreateSeconds * 1e3, 1), " ms: split devices open ",
+                 AllOpen || SplitsEveryLaunch || Settings.Open.What == config::OpenPolicy::When::Now
+                     ? std::string("now")
+                     : "after " + support::formatFixed(OpenAfterSeconds, 3) + " s of launches");
+  if (AllOpen || SplitsEveryLaunch || Settings.Open.What == config::OpenPolicy::When::Now) {
+    OpeningStarted = true;
+    openSplitDevices();
+  }
   return CL_SUCCESS;
+}
+
+void Context::considerOpening(bool HoldingDataLock) {
+  const std::int64_t Now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+  std::int64_t First = FirstLaunchNs.load(std::memory_order_relaxed);
+  if (First == 0) {
+    FirstLaunchNs.compare_exchange_strong(First, Now, std::memory_order_relaxed);
+    First = FirstLaunchNs.load(std::memory_order_relaxed);
+  }
+  if (static_cast<double>(Now - First) * 1e-9 < OpenAfterSeconds || OpeningStarted.exchange(true))
+    return;
+  runtime().log().debug(config::DebugCategory::Split, "opening the split devices after ",
+                        support::formatFixed(static_cast<double>(Now - First) * 1e-9, 3),
+                        " s of launches");
+  if (!OpenInBackground) {
+    // Nothing may run on the open devices meanwhile: no command that touches buffers (they
+    // hold the data lock), no kernel (each enqueue holds its device's lock), nothing queued.
+    std::unique_lock<std::mutex> DataLock(DataMutex, std::defer_lock);
+    if (!HoldingDataLock)
+      DataLock.lock();
+    std::vector<std::unique_lock<std::mutex>> Enqueues;
+    for (auto &E : Exec)
+      if (E->Ready.load(std::memory_order_acquire)) {
+        Enqueues.emplace_back(*E->KernelEnqueueLock);
+        awaitRealQueue(*E);
+      }
+    openSplitDevices();
+    return;
+  }
+  runtime().backgroundStarted();
+  Opener = std::thread([this] {
+    openSplitDevices();
+    runtime().backgroundDone();
+  });
+}
+
+void Context::openSplitDevices() {
+  Runtime &RT = runtime();
+  const RealApi &Real = RT.real();
+  std::map<cl_platform_id, std::vector<ExecDevice *>> ByPlatform;
+  for (ExecDevice *E : SplitExec)
+    if (!E->Ready.load(std::memory_order_acquire))
+      ByPlatform[realPlatformOf(E->Real)].push_back(E);
+  for (auto &[Platform, Closed] : ByPlatform) {
+    std::vector<cl_device_id> Ids;
+    for (const ExecDevice *E : Closed)
+      Ids.push_back(E->Real);
+    const cl_context_properties Props[] = {CL_CONTEXT_PLATFORM,
+                                           reinterpret_cast<cl_context_properties>(Platform), 0};
+    cl_int Error = CL_SUCCESS;
+    cl_context RealContext = Real.clCreateContext(Props, static_cast<cl_uint>(Ids.size()),
+                                                  Ids.data(), nullptr, nullptr, &Error);
+    if (!RealContext) {
+      RT.log().warn("cannot create a context on platform of " + Closed.front()->Name + " (error " +
+                    std::to_string(Error) + "); its devices are not used");
+      continue;
+    }
+    OpenedContexts.push_back(RealContext);
+    for (ExecDevice *E : Closed) {
+      E->RealContext = RealContext;
+      E->RealQueue = Real.clCreateCommandQueue(RealContext, E->Real, RealQueueProperties, &Error);
+      if (!E->RealQueue) {
+        RT.log().warn("cannot create a queue on " + E->Name + " (error " + std::to_string(Error) +
+                      "); it is not used");
+        continue;
+      }
+      E->Worker = std::make_unique<DeviceWorker>();
+      E->Ready.store(true, std::memory_order_release);
+    }
+  }
+  for (ExecDevice *E : SplitExec)
+    if (E->Ready.load(std::memory_order_acquire))
+      OpenSplit.push_back(E);
+  if (OpenSplit.size() < 2)
+    OpenSplit.clear();
+  Opened.store(true, std::memory_order_release);
 }
 
 void Context::watchHostMemory(const std::shared_ptr<Buffer> &B) {
@@ -257,6 +355,8 @@ std::vector<double> Context::firstSplitWeights(const ExecDevice &AppDevice) {
 }
 
 Context::~Context() {
+  if (Opener.joinable())
+    Opener.join();
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend(); ++It)
     It->first(this, It->second);
   const RealApi &Real = runtime().real();
@@ -266,6 +366,8 @@ Context::~Context() {
       Real.clReleaseCommandQueue(E->RealQueue);
   }
   for (auto &[Platform, RealContext] : RealContexts)
+    Real.clReleaseContext(RealContext);
+  for (cl_context RealContext : OpenedContexts)
     Real.clReleaseContext(RealContext);
 }
 

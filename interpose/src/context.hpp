@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace libsplit {
@@ -39,6 +40,9 @@ struct ExecDevice {
   std::atomic<int> KernelRunsInEnqueue{-1};
   int CompleteWhenQueued = 0; // kernels seen complete as their enqueue returned; jobs only
   std::mutex *KernelEnqueueLock = nullptr; // Runtime::kernelEnqueueLock of Real
+  // Its real context, queue and worker exist (the app's devices from the start, the others once
+  // the context opens them): nothing else of a device that is not ready may be touched.
+  std::atomic<bool> Ready{false};
 };
 
 // The real clEnqueueNDRangeKernel of a device's job (no wait list), under the device's
@@ -85,8 +89,23 @@ public:
   // The execution device of one of the app's devices of this context, else null (a split device
   // the app never named is not the app's to use).
   ExecDevice *execFor(const Device *AppDevice);
-  // The devices launches split across (none, or two and more), fixed once initialized.
-  const std::vector<ExecDevice *> &splitDevices() const { return SplitExec; }
+  // The devices launches split across (none, or two and more): none until they are open
+  // (LIBSPLIT_OPEN), then those that opened, fixed from there on.
+  const std::vector<ExecDevice *> &splitDevices() const {
+    return Opened.load(std::memory_order_acquire) ? OpenSplit : NoDevices;
+  }
+  // The devices it will split across once open, fixed once initialized: what must hold before
+  // and after they open (a buffer on the app's memory, the largest work-group) asks these.
+  const std::vector<ExecDevice *> &plannedSplitDevices() const { return SplitExec; }
+  bool splitDevicesOpen() const { return Opened.load(std::memory_order_acquire); }
+  // At each kernel launch, at the app's call and again where it runs: opens the split devices
+  // once the run has lasted long enough to pay for them (LIBSPLIT_OPEN), in the background
+  // where the platform allows. Launches run whole on the app's device until they are open, as
+  // natively. HoldingDataLock: the caller holds dataLock().
+  void noteLaunch(bool HoldingDataLock) {
+    if (!OpeningStarted.load(std::memory_order_relaxed))
+      considerOpening(HoldingDataLock);
+  }
   // Where the app's host writes go at the call (LIBSPLIT_UPLOAD), rather than at the first
   // launch that needs them.
   HostUpload uploadAtWrite(ExecDevice &AppDevice);
@@ -108,11 +127,26 @@ public:
   void refreshHostMemory();
 
 private:
+  void considerOpening(bool HoldingDataLock);
+  // Creates the real contexts, queues and workers of the split devices not open yet (one real
+  // context per platform), then publishes splitDevices(). A device that fails is left out.
+  void openSplitDevices();
+
   std::vector<Device *> AppDevices;
-  std::vector<cl_context_properties> Properties; // as the app gave them, for queries
-  std::map<cl_platform_id, cl_context> RealContexts;
-  std::vector<std::unique_ptr<ExecDevice>> Exec; // [0] is the app's first device
-  std::vector<ExecDevice *> SplitExec;           // those of Exec with Splits
+  std::vector<cl_context_properties> Properties;     // as the app gave them, for queries
+  std::map<cl_platform_id, cl_context> RealContexts; // the app's devices'
+  std::vector<cl_context> OpenedContexts;            // the split devices' beyond them
+  std::vector<std::unique_ptr<ExecDevice>> Exec;     // [0] is the app's first device
+  std::vector<ExecDevice *> SplitExec;               // those of Exec with Splits, planned
+  std::vector<ExecDevice *> OpenSplit;               // those of SplitExec open, once Opened
+  const std::vector<ExecDevice *> NoDevices;
+  std::atomic<bool> Opened{false};
+  std::atomic<bool> OpeningStarted{false};
+  std::atomic<std::int64_t> FirstLaunchNs{0}; // steady clock, 0 before the first launch
+  double OpenAfterSeconds = 0.0;
+  bool OpenInBackground = true; // else on the app's thread, at the launch that opens them
+  cl_command_queue_properties RealQueueProperties = 0;
+  std::thread Opener;
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
   std::mutex WatchedMutex;

@@ -430,6 +430,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   Runtime &RT = runtime();
   std::lock_guard<std::mutex> DataLock(C.dataLock());
   const bool Fail = RT.failThisLaunch();
+  // Where the app queues many launches at once, they run long after its calls.
+  C.noteLaunch(true);
 
   std::string Why;
   const CompiledKernel *Facts = K.splitFacts(Why);

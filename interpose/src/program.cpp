@@ -88,6 +88,16 @@ std::set<cl_device_type> typesWorkingFirst(Context &Owner) {
   return Types;
 }
 
+// The open devices among Devices, by real context.
+std::map<cl_context, std::vector<cl_device_id>>
+byRealContext(const std::vector<ExecDevice *> &Devices) {
+  std::map<cl_context, std::vector<cl_device_id>> Grouped;
+  for (const ExecDevice *D : Devices)
+    if (D->Ready.load(std::memory_order_acquire))
+      Grouped[D->RealContext].push_back(D->Real);
+  return Grouped;
+}
+
 void warnBuildFailure(std::size_t Failed, std::size_t Devices, cl_int Error,
                       const std::string &Log) {
   runtime().log().warn("the partition-ready program does not build on ", Failed, " of ", Devices,
@@ -170,7 +180,8 @@ void Program::buildSplitVariant(const std::string &Options) {
     std::lock_guard<std::mutex> Lock(Mutex);
     SplitUnavailable = std::move(Why);
   };
-  auto Devices = Owner->splitDevices();
+  // The devices planned, open or not: the kernels' facts are wanted before they open.
+  const std::vector<ExecDevice *> &Devices = Owner->plannedSplitDevices();
   if (Devices.size() < 2)
     return unavailable("fewer than two devices to split across");
   if (Sources.empty())
@@ -192,30 +203,27 @@ void Program::buildSplitVariant(const std::string &Options) {
   // app would otherwise wait for in clBuildProgram. Its devices are left out of launches until it
   // is ready. Devices that share cores (PoCL's two CPU runtimes) under the planner's guard: every
   // kernel's first launch runs whole on the app's device, so no build is needed before the
-  // first probe (the app's clBuildProgram would wait for builds that no launch may use).
-  const bool WholeFirst = RT.planner().decidesFromCosts() && shareCores(Devices);
+  // first probe (the app's clBuildProgram would wait for builds that no launch may use). Devices
+  // not open yet: the first launch that may split, once they are, starts their build.
+  const bool WholeFirst =
+      !Owner->splitDevicesOpen() || (RT.planner().decidesFromCosts() && shareCores(Devices));
   const std::set<cl_device_type> WorkFirst = typesWorkingFirst(*Owner);
-  std::map<cl_context, std::vector<cl_device_id>> Now, Later;
   std::map<cl_context, bool> Needed;
+  if (!WholeFirst)
+    for (ExecDevice *D : Devices)
+      Needed[D->RealContext] = Needed[D->RealContext] || WorkFirst.empty() ||
+                               WorkFirst.count(D->Type & ~CL_DEVICE_TYPE_DEFAULT) != 0;
+  std::vector<ExecDevice *> Now, Later;
   for (ExecDevice *D : Devices)
-    Needed[D->RealContext] =
-        !WholeFirst && (Needed[D->RealContext] || WorkFirst.empty() ||
-                        WorkFirst.count(D->Type & ~CL_DEVICE_TYPE_DEFAULT) != 0);
-  for (ExecDevice *D : Devices)
-    (Needed[D->RealContext] ? Now : Later)[D->RealContext].push_back(D->Real);
+    (!WholeFirst && Needed[D->RealContext] ? Now : Later).push_back(D);
   cl_int FirstError = CL_SUCCESS;
   std::string FirstLog;
-  std::size_t NowDevices = 0, LaterDevices = 0;
-  for (auto &[RealContext, Ids] : Now) {
+  for (auto &[RealContext, Ids] : byRealContext(Now))
     buildOn(RealContext, Ids, Options, FirstError, FirstLog);
-    NowDevices += Ids.size();
-  }
-  for (auto &[RealContext, Ids] : Later)
-    LaterDevices += Ids.size();
   std::lock_guard<std::mutex> Lock(Mutex);
   if (FirstError != CL_SUCCESS)
-    warnBuildFailure(NowDevices - SplitReal.size(), NowDevices, FirstError, FirstLog);
-  if (SplitReal.size() + LaterDevices < 2) {
+    warnBuildFailure(Now.size() - SplitReal.size(), Now.size(), FirstError, FirstLog);
+  if (SplitReal.size() + Later.size() < 2) {
     SplitUnavailable = "the partition-ready program builds on fewer than two devices";
     for (cl_program P : Built)
       Real.clReleaseProgram(P);
@@ -225,10 +233,10 @@ void Program::buildSplitVariant(const std::string &Options) {
   }
   if (Later.empty())
     return;
-  for (auto &[RealContext, Ids] : Later)
-    Pending.insert(Ids.begin(), Ids.end());
+  for (const ExecDevice *D : Later)
+    Pending.insert(D->Real);
   if (WholeFirst) {
-    DeferredSeconds = BuildSecondsPerDevice * static_cast<double>(LaterDevices);
+    DeferredSeconds = BuildSecondsPerDevice * static_cast<double>(Later.size());
     Deferred = std::move(Later);
     DeferredOptions = Options;
     return;
@@ -236,25 +244,22 @@ void Program::buildSplitVariant(const std::string &Options) {
   startLaterBuild(std::move(Later), Options);
 }
 
-void Program::startLaterBuild(std::map<cl_context, std::vector<cl_device_id>> Later,
-                              const std::string &Options) {
-  std::size_t LaterDevices = 0;
-  for (const auto &[RealContext, Ids] : Later)
-    LaterDevices += Ids.size();
+void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string &Options) {
   runtime().backgroundStarted();
-  LaterBuild = std::thread([this, Later = std::move(Later), Options, LaterDevices] {
+  LaterBuild = std::thread([this, Later = std::move(Later), Options] {
     cl_int Error = CL_SUCCESS;
     std::string Log;
-    for (const auto &[RealContext, Ids] : Later)
+    // Started by a launch that may split: the devices are open by then (one that failed to
+    // open stays out).
+    for (const auto &[RealContext, Ids] : byRealContext(Later))
       buildOn(RealContext, Ids, Options, Error, Log);
     {
       std::lock_guard<std::mutex> Lock(Mutex);
       std::size_t Made = 0;
-      for (const auto &[RealContext, Ids] : Later)
-        for (cl_device_id Id : Ids)
-          Made += SplitReal.count(Id);
+      for (const ExecDevice *D : Later)
+        Made += SplitReal.count(D->Real);
       if (Error != CL_SUCCESS)
-        warnBuildFailure(LaterDevices - Made, LaterDevices, Error, Log);
+        warnBuildFailure(Later.size() - Made, Later.size(), Error, Log);
       Pending.clear();
       // Kernels may hold programs of Built already: they are released with the program.
       if (SplitReal.size() < 2) {

@@ -92,13 +92,12 @@ private:
   std::vector<cl_program> Built;                // each real partition-ready program once
   std::set<cl_device_id> Pending; // devices whose partition-ready program is still being built
   std::thread LaterBuild;
-  // A background build not started yet (devices where first launches run whole): per real
-  // context, its devices; started by the first launch that asks for them.
-  std::map<cl_context, std::vector<cl_device_id>> Deferred;
+  // A background build not started yet (devices where first launches run whole, or not open
+  // yet): started by the first launch that asks for them.
+  std::vector<ExecDevice *> Deferred;
   std::string DeferredOptions;
   // Starts the background build of Later (Mutex held).
-  void startLaterBuild(std::map<cl_context, std::vector<cl_device_id>> Later,
-                       const std::string &Options);
+  void startLaterBuild(std::vector<ExecDevice *> Later, const std::string &Options);
   std::vector<std::pair<void(CL_CALLBACK *)(cl_program, void *), void *>> ReleaseCallbacks;
 };
 

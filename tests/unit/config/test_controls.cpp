@@ -70,6 +70,7 @@ TEST_CASE("unset controls take the table's defaults", "[config]") {
   CHECK(C.FirstSplit == FirstSplitMode::ByType);
   CHECK(C.Upload == UploadMode::Auto);
   CHECK(C.Split == SplitPolicy::Auto);
+  CHECK(C.Open.What == OpenPolicy::When::Auto);
   CHECK(C.CacheDir == "/home/user/.cache/libsplit");
   CHECK(C.Cc.empty());
   CHECK(C.MinGroupsPerDevice == 1);
@@ -146,6 +147,9 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
       {"LIBSPLIT_UPLOAD", "at-write", "at-write"},
       {"LIBSPLIT_UPLOAD", "AT-LAUNCH", "at-launch"},
       {"LIBSPLIT_SPLIT", "Always", "always"},
+      {"LIBSPLIT_OPEN", "Now", "now"},
+      {"LIBSPLIT_OPEN", " 2.5 ", "2.5"},
+      {"LIBSPLIT_OPEN", "0", "0"},
       {"LIBSPLIT_TUNING", "load", "load"},
       {"LIBSPLIT_TUNING", "off", "off"},
       {"LIBSPLIT_TRACE", "trace.jsonl", "trace.jsonl"},
@@ -234,6 +238,12 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
        "LIBSPLIT_FIRST_SPLIT: unknown value 'bytype'; accepted: by-type, uniform"},
       {"LIBSPLIT_UPLOAD", "eager",
        "LIBSPLIT_UPLOAD: unknown value 'eager'; accepted: auto, at-write, at-launch"},
+      {"LIBSPLIT_OPEN", "later",
+       "LIBSPLIT_OPEN: unknown value 'later'; accepted: auto, now, seconds >= 0"},
+      {"LIBSPLIT_OPEN", "-1",
+       "LIBSPLIT_OPEN: unknown value '-1'; accepted: auto, now, seconds >= 0"},
+      {"LIBSPLIT_OPEN", "2s",
+       "LIBSPLIT_OPEN: unknown value '2s'; accepted: auto, now, seconds >= 0"},
       {"LIBSPLIT_SPLIT", "never",
        "LIBSPLIT_SPLIT: unknown value 'never'; accepted: auto, always, alternate"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "0",
