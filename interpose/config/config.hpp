@@ -39,9 +39,9 @@ enum class SplitPolicy { Auto, Always, Alternate };
 inline constexpr std::array<std::string_view, 3> SplitPolicyNames = {"auto", "always", "alternate"};
 
 // When a context opens the devices it splits across beyond the app's own (LIBSPLIT_OPEN): auto
-// = once the app has launched kernels for OpenCostFactor times what creating its own device's
-// context cost (a short run never pays for opening more devices); now = when the app creates
-// the context; after = Seconds after the context's first launch.
+// = once the app has waited for its device a multiple of what creating its own context took (a
+// short run never pays for opening more devices); now = when the app creates the context; after
+// = once it has waited Seconds.
 struct OpenPolicy {
   enum class When { Auto, Now, After };
   When What = When::Auto;

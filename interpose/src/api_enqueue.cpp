@@ -1,9 +1,11 @@
 // Entry points: everything enqueued on a command queue.
 #include "api_common.hpp"
+
 #include "launch.hpp"
 #include "memory_map.hpp"
 
 #include <cstring>
+#include <optional>
 
 using namespace libsplit;
 
@@ -25,10 +27,14 @@ cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *
   auto Done =
       Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order, RunHere, BehindLaunches);
   cl_int Result = CL_SUCCESS;
+  std::optional<AppWait> Waiting;
+  if (Blocking || FinishAnyway)
+    Waiting.emplace(Q.context());
   if ((Blocking || FinishAnyway) && Done->status() > CL_COMPLETE)
     Q.finishHere(Done.get()); // what it waits behind completes on this thread, as it would
   if ((Blocking || FinishAnyway) && Done->wait() < 0 && Blocking)
     Result = Done->status();
+  Waiting.reset();
   if (Blocking)
     Q.context().refreshHostMemory();
   returnEvent(Done, EventOut);

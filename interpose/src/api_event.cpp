@@ -1,6 +1,8 @@
 // Entry points: events, user events, callbacks, profiling.
 #include "api_common.hpp"
 
+#include <optional>
+
 using namespace libsplit;
 
 LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *List) {
@@ -16,12 +18,16 @@ LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *L
     Events.push_back(E);
   }
   cl_int Result = CL_SUCCESS;
+  std::optional<AppWait> Waiting;
+  if (!Events.empty())
+    Waiting.emplace(Events.front()->context());
   for (Event *E : Events) {
     if (E->status() > CL_COMPLETE && E->queue())
       E->queue()->finishHere(E);
     if (E->wait() < 0)
       Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }
+  Waiting.reset();
   if (!Events.empty())
     Events.front()->context().refreshHostMemory();
   return Result;

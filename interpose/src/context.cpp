@@ -194,7 +194,8 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
                  support::formatFixed(CreateSeconds * 1e3, 1), " ms: split devices open ",
                  AllOpen || SplitsEveryLaunch || Settings.Open.What == config::OpenPolicy::When::Now
                      ? std::string("now")
-                     : "after " + support::formatFixed(OpenAfterSeconds, 3) + " s of launches");
+                     : "once the app has waited " + support::formatFixed(OpenAfterSeconds, 3) +
+                           " s for its device");
   if (AllOpen || SplitsEveryLaunch || Settings.Open.What == config::OpenPolicy::When::Now) {
     OpeningStarted = true;
     openSplitDevices();
@@ -202,20 +203,26 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   return CL_SUCCESS;
 }
 
+double Context::waitedSeconds() const {
+  std::int64_t Ns = WaitedNs.load(std::memory_order_relaxed);
+  for (const auto &E : Exec)
+    Ns += E->RanInEnqueueNs.load(std::memory_order_relaxed);
+  return static_cast<double>(Ns) * 1e-9;
+}
+
+void Context::noteWaited(std::int64_t Ns) {
+  WaitedNs.fetch_add(Ns, std::memory_order_relaxed);
+  if (OpenInBackground && !OpeningStarted.load(std::memory_order_relaxed))
+    considerOpening(false);
+}
+
 void Context::considerOpening(bool HoldingDataLock) {
-  const std::int64_t Now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                               std::chrono::steady_clock::now().time_since_epoch())
-                               .count();
-  std::int64_t First = FirstLaunchNs.load(std::memory_order_relaxed);
-  if (First == 0) {
-    FirstLaunchNs.compare_exchange_strong(First, Now, std::memory_order_relaxed);
-    First = FirstLaunchNs.load(std::memory_order_relaxed);
-  }
-  if (static_cast<double>(Now - First) * 1e-9 < OpenAfterSeconds || OpeningStarted.exchange(true))
+  const double Waited = waitedSeconds();
+  if (Waited < OpenAfterSeconds || OpeningStarted.exchange(true))
     return;
-  runtime().log().debug(config::DebugCategory::Split, "opening the split devices after ",
-                        support::formatFixed(static_cast<double>(Now - First) * 1e-9, 3),
-                        " s of launches");
+  runtime().log().debug(config::DebugCategory::Split,
+                        "opening the split devices: the app has waited ",
+                        support::formatFixed(Waited, 3), " s for its device");
   if (!OpenInBackground) {
     // Nothing may run on the open devices meanwhile: no command that touches buffers (they
     // hold the data lock), no kernel (each enqueue holds its device's lock), nothing queued.
@@ -390,11 +397,19 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          cl_event *Done) {
   const RealApi &Real = runtime().real();
   cl_int Error = CL_SUCCESS;
+  const bool RunsHere = Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) == 1;
+  const auto Start =
+      RunsHere ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   {
     std::lock_guard<std::mutex> Lock(*Device.KernelEnqueueLock);
     Error = Real.clEnqueueNDRangeKernel(Device.RealQueue, Kernel, WorkDim, Offset, Global, Local, 0,
                                         nullptr, Done);
   }
+  if (RunsHere)
+    Device.RanInEnqueueNs.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now() - Start)
+                                        .count(),
+                                    std::memory_order_relaxed);
   if (Error != CL_SUCCESS || !Done ||
       Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) >= 0)
     return Error;

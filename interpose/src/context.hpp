@@ -8,6 +8,7 @@
 #include "platform.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -43,6 +44,9 @@ struct ExecDevice {
   // Its real context, queue and worker exist (the app's devices from the start, the others once
   // the context opens them): nothing else of a device that is not ready may be touched.
   std::atomic<bool> Ready{false};
+  // Time spent in the real clEnqueueNDRangeKernel where the device runs the kernel there: the
+  // app waits for the device inside its launch calls (Context::waitedSeconds).
+  std::atomic<std::int64_t> RanInEnqueueNs{0};
 };
 
 // The real clEnqueueNDRangeKernel of a device's job (no wait list), under the device's
@@ -99,9 +103,10 @@ public:
   const std::vector<ExecDevice *> &plannedSplitDevices() const { return SplitExec; }
   bool splitDevicesOpen() const { return Opened.load(std::memory_order_acquire); }
   // At each kernel launch, at the app's call and again where it runs: opens the split devices
-  // once the run has lasted long enough to pay for them (LIBSPLIT_OPEN), in the background
-  // where the platform allows. Launches run whole on the app's device until they are open, as
-  // natively. HoldingDataLock: the caller holds dataLock().
+  // once the app has waited for its devices long enough to pay for them (LIBSPLIT_OPEN), in
+  // the background where the platform allows. Only waiting counts: the host work of an app
+  // between its launches is no time a split could save. Launches run whole on the app's device
+  // until they are open, as natively. HoldingDataLock: the caller holds dataLock().
   void noteLaunch(bool HoldingDataLock) {
     if (!OpeningStarted.load(std::memory_order_relaxed))
       considerOpening(HoldingDataLock);
@@ -128,6 +133,11 @@ public:
 
 private:
   void considerOpening(bool HoldingDataLock);
+  friend class AppWait;
+  // The app waited Ns for its devices (AppWait): where the devices may open in the background,
+  // they start opening as soon as that makes enough.
+  void noteWaited(std::int64_t Ns);
+  double waitedSeconds() const;
   // Creates the real contexts, queues and workers of the split devices not open yet (one real
   // context per platform), then publishes splitDevices(). A device that fails is left out.
   void openSplitDevices();
@@ -142,7 +152,7 @@ private:
   const std::vector<ExecDevice *> NoDevices;
   std::atomic<bool> Opened{false};
   std::atomic<bool> OpeningStarted{false};
-  std::atomic<std::int64_t> FirstLaunchNs{0}; // steady clock, 0 before the first launch
+  std::atomic<std::int64_t> WaitedNs{0}; // AppWait's, in total
   double OpenAfterSeconds = 0.0;
   bool OpenInBackground = true; // else on the app's thread, at the launch that opens them
   cl_command_queue_properties RealQueueProperties = 0;
@@ -155,6 +165,24 @@ private:
 };
 
 Context *asContext(cl_context Handle);
+
+// Times a call in which the app waits for its devices (clFinish, clWaitForEvents, a blocking
+// transfer or map): what splitting could shorten, and what opens the split devices.
+class AppWait {
+public:
+  explicit AppWait(Context &Waiting) : Waiting(Waiting), Start(std::chrono::steady_clock::now()) {}
+  ~AppWait() {
+    Waiting.noteWaited(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now() - Start)
+                           .count());
+  }
+  AppWait(const AppWait &) = delete;
+  AppWait &operator=(const AppWait &) = delete;
+
+private:
+  Context &Waiting;
+  std::chrono::steady_clock::time_point Start;
+};
 
 // Runs each job on its device's worker, all at once, and waits for all of them. Returns the
 // first error a job reported (jobs return CL_SUCCESS or a real OpenCL error).
