@@ -1,6 +1,7 @@
 #include "context.hpp"
 
 #include "buffer.hpp"
+#include "launch.hpp"
 #include "runtime.hpp"
 
 #include "libsplit/balancer/split.hpp"
@@ -199,6 +200,30 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   if (AllOpen || SplitsEveryLaunch || Settings.Open.What == config::OpenPolicy::When::Now) {
     OpeningStarted = true;
     openSplitDevices();
+    return CL_SUCCESS;
+  }
+  // An earlier run of the app settled on splitting a kernel: they open now, in the background
+  // where the platform allows (its program builds and launches wait for them: awaitOpening).
+  startPlannerTuning(RT, SplitExec);
+  const bool SavedSplit = RT.planner().savedSplitFrom(primary().Index);
+  const double SavedWait = RT.planner().savedWaitFrom(primary().Index);
+  if (Settings.Open.What == config::OpenPolicy::When::Auto && !SplitExec.empty() &&
+      (SavedSplit || SavedWait >= OpenAfterSeconds)) {
+    RT.log().debug(config::DebugCategory::Split, "opening the split devices now: ",
+                   SavedSplit ? std::string("an earlier run settled on splitting")
+                              : "an earlier run waited " + support::formatFixed(SavedWait, 3) +
+                                    " s for its device");
+    OpeningStarted = true;
+    if (!OpenInBackground) {
+      openSplitDevices();
+      return CL_SUCCESS;
+    }
+    AwaitOpening = true;
+    RT.backgroundStarted();
+    Opener = std::thread([this] {
+      openSplitDevices();
+      runtime().backgroundDone();
+    });
   }
   return CL_SUCCESS;
 }
@@ -210,10 +235,17 @@ double Context::waitedSeconds() const {
   return static_cast<double>(Ns) * 1e-9;
 }
 
+void Context::awaitOpening() {
+  if (!AwaitOpening || Opened.load(std::memory_order_acquire))
+    return;
+  std::unique_lock<std::mutex> Lock(OpenMutex);
+  OpenedChanged.wait(Lock, [this] { return Opened.load(std::memory_order_acquire); });
+}
+
 void Context::noteWaited(std::int64_t Ns) {
   WaitedNs.fetch_add(Ns, std::memory_order_relaxed);
-  if (OpenInBackground && !OpeningStarted.load(std::memory_order_relaxed))
-    considerOpening(false);
+  if (!SplitExec.empty())
+    runtime().planner().noteWaited(primary().Index, waitedSeconds());
 }
 
 void Context::considerOpening(bool HoldingDataLock) {
@@ -284,7 +316,11 @@ void Context::openSplitDevices() {
       OpenSplit.push_back(E);
   if (OpenSplit.size() < 2)
     OpenSplit.clear();
-  Opened.store(true, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> Lock(OpenMutex);
+    Opened.store(true, std::memory_order_release);
+  }
+  OpenedChanged.notify_all();
 }
 
 void Context::watchHostMemory(const std::shared_ptr<Buffer> &B) {

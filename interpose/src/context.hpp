@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -110,7 +111,11 @@ public:
   void noteLaunch(bool HoldingDataLock) {
     if (!OpeningStarted.load(std::memory_order_relaxed))
       considerOpening(HoldingDataLock);
+    awaitOpening();
   }
+  // Where the devices open because the warm start says the app's kernels split, what would
+  // otherwise run without them (a program's build, a launch) waits until they are open.
+  void awaitOpening();
   // Where the app's host writes go at the call (LIBSPLIT_UPLOAD), rather than at the first
   // launch that needs them.
   HostUpload uploadAtWrite(ExecDevice &AppDevice);
@@ -134,8 +139,8 @@ public:
 private:
   void considerOpening(bool HoldingDataLock);
   friend class AppWait;
-  // The app waited Ns for its devices (AppWait): where the devices may open in the background,
-  // they start opening as soon as that makes enough.
+  // The app waited Ns for its devices (AppWait). The devices open at a launch, not here: a wait
+  // that ends the run (its last read) would open them for nothing.
   void noteWaited(std::int64_t Ns);
   double waitedSeconds() const;
   // Creates the real contexts, queues and workers of the split devices not open yet (one real
@@ -157,6 +162,9 @@ private:
   bool OpenInBackground = true; // else on the app's thread, at the launch that opens them
   cl_command_queue_properties RealQueueProperties = 0;
   std::thread Opener;
+  bool AwaitOpening = false; // set before Opener starts
+  std::mutex OpenMutex;
+  std::condition_variable OpenedChanged;
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
   std::mutex WatchedMutex;

@@ -350,9 +350,9 @@ static double workItems(const LaunchRequest &R) {
   return Work;
 }
 
-// The planner's warm start (LIBSPLIT_TUNING) loads at the first launch that needs a guard: guards
-// made before it would miss it.
-static void startTuning(Runtime &RT, const std::vector<ExecDevice *> &Devices) {
+// The planner's warm start (LIBSPLIT_TUNING) loads when a context is made (whether to open its
+// split devices at once: Context::initialize), or at the first launch that needs a guard.
+void startPlannerTuning(Runtime &RT, const std::vector<ExecDevice *> &Devices) {
   if (!RT.planner().guarding() || RT.planner().tuningStarted())
     return;
   std::string Signature;
@@ -367,7 +367,7 @@ std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchR
   std::string Why;
   if (!RT.planner().guarding() || Devices.size() < 2 || !K.splitFacts(Why))
     return std::nullopt;
-  startTuning(RT, Devices);
+  startPlannerTuning(RT, Devices);
   const std::shared_ptr<GuardSlot> Guard = K.splitGuard(Q.exec().Index);
   const double Work = workItems(Request);
   if (shareCores(Devices)) {
@@ -507,7 +507,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
 
   // The split guard (planner/): whether this kernel's launches split at all, from what splitting
   // and running whole on the app's device cost it so far, at every NDRange size.
-  startTuning(RT, Devices);
+  startPlannerTuning(RT, Devices);
   const std::shared_ptr<GuardSlot> Guard =
       RT.planner().guarding() ? K.splitGuard(Q.exec().Index) : nullptr;
   const double Work = workItems(Request);

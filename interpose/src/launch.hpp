@@ -10,6 +10,8 @@
 
 namespace libsplit {
 
+class Runtime;
+
 struct LaunchRequest {
   cl_uint WorkDim = 1;
   std::array<size_t, 3> Global = {1, 1, 1};
@@ -35,6 +37,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done);
 // nothing splits; deciding later, launches queued behind one whose decision was pending were all
 // left to the executor while the app launched faster than it ran them.
 std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request);
+
+// Loads the planner's warm start (LIBSPLIT_TUNING), once, for the split devices Devices (their
+// names make the tuning's device signature): at a context's creation or its first guarded launch.
+void startPlannerTuning(Runtime &RT, const std::vector<ExecDevice *> &Devices);
 
 // A launch that needs no command, no event and no plan of libsplit's, run on the app's thread:
 // the app asked no event, the kernel runs whole on the app's device (the only device, or the

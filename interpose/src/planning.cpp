@@ -2,6 +2,7 @@
 
 #include "libsplit/planner/warm_start.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace libsplit {
@@ -74,10 +75,32 @@ void LaunchPlanner::startTuning(const std::string &Directory, const std::string 
       Log.info("tuning file ignored: ", Loaded.Error);
     for (planner::SavedGuard &G : Loaded.Guards)
       Seeds[{G.Kernel, G.AppDevice}] = std::move(G.Record);
+    for (const planner::SavedWait &W : Loaded.Waits)
+      SavedWaits[W.AppDevice] = W.Seconds;
     if (!Seeds.empty())
       Log.info("warm start: ", Seeds.size(), " kernels' split decisions from ", Directory);
   }
   TuningStarted.store(true, std::memory_order_release);
+}
+
+double LaunchPlanner::savedWaitFrom(std::size_t AppDevice) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto Found = SavedWaits.find(AppDevice);
+  return Found == SavedWaits.end() ? 0.0 : Found->second;
+}
+
+void LaunchPlanner::noteWaited(std::size_t AppDevice, double Seconds) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  double &Most = Waited[AppDevice];
+  Most = std::max(Most, Seconds);
+}
+
+bool LaunchPlanner::savedSplitFrom(std::size_t AppDevice) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (const auto &[Key, Record] : Seeds)
+    if (Key.second == AppDevice && Record.Run == planner::Mode::Split)
+      return true;
+  return false;
 }
 
 void LaunchPlanner::saveTuning(config::Logger &Log) {
@@ -89,14 +112,22 @@ void LaunchPlanner::saveTuning(config::Logger &Log) {
   for (const auto &[Key, Slot] : Guards)
     if (std::optional<planner::GuardRecord> Record = Slot->record())
       Records[Key] = *Record;
-  if (Records.empty())
+  // How long this run waited for each app device, else what an earlier run did.
+  std::map<std::size_t, double> Waits = SavedWaits;
+  for (const auto &[AppDevice, Seconds] : Waited)
+    Waits[AppDevice] = Seconds;
+  if (Records.empty() && Waits.empty())
     return;
   std::vector<planner::SavedGuard> Saved;
   for (auto &[Key, Record] : Records)
     Saved.push_back({Key.first, Key.second, std::move(Record)});
+  std::vector<planner::SavedWait> SavedWaitList;
+  for (const auto &[AppDevice, Seconds] : Waits)
+    SavedWaitList.push_back({AppDevice, Seconds});
   std::error_code Ignored;
   std::filesystem::create_directories(TuningDirectory, Ignored);
-  const std::string Error = planner::saveGuards(TuningDirectory, DeviceSignature, Saved);
+  const std::string Error =
+      planner::saveGuards(TuningDirectory, DeviceSignature, Saved, SavedWaitList);
   if (!Error.empty())
     Log.warn("cannot save the planner's tuning: ", Error);
 }

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace libsplit {
 
@@ -58,6 +59,13 @@ public:
   bool tuningStarted() const { return TuningStarted.load(std::memory_order_acquire); }
   void startTuning(const std::string &Directory, const std::string &Signature, config::Logger &Log);
   void saveTuning(config::Logger &Log);
+  // Whether the warm start holds a kernel launched from AppDevice that an earlier run settled on
+  // splitting: a run of that app is worth opening the split devices for at once.
+  bool savedSplitFrom(std::size_t AppDevice);
+  // How long an earlier run waited for AppDevice in all (0 when none saved it), and this run's
+  // so far (the longest a context of it reports), saved at exit.
+  double savedWaitFrom(std::size_t AppDevice);
+  void noteWaited(std::size_t AppDevice, double Seconds);
 
 private:
   std::mutex Mutex;
@@ -67,6 +75,7 @@ private:
   std::atomic<bool> TuningStarted{false};
   std::string TuningDirectory, DeviceSignature;
   std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Seeds;
+  std::map<std::size_t, double> SavedWaits, Waited; // by app device
   std::map<std::pair<std::string, std::size_t>, std::shared_ptr<GuardSlot>> Guards;
 };
 

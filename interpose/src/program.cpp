@@ -205,6 +205,7 @@ void Program::buildSplitVariant(const std::string &Options) {
   // kernel's first launch runs whole on the app's device, so no build is needed before the
   // first probe (the app's clBuildProgram would wait for builds that no launch may use). Devices
   // not open yet: the first launch that may split, once they are, starts their build.
+  Owner->awaitOpening();
   const bool WholeFirst =
       !Owner->splitDevicesOpen() || (RT.planner().decidesFromCosts() && shareCores(Devices));
   const std::set<cl_device_type> WorkFirst = typesWorkingFirst(*Owner);

@@ -1,6 +1,7 @@
 #include "libsplit/planner/warm_start.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -66,11 +67,14 @@ bool parsePoints(std::string_view Text, std::vector<std::pair<double, double>> &
 
 } // namespace
 
-std::string formatGuards(std::string_view DeviceSignature, const std::vector<SavedGuard> &Guards) {
+std::string formatGuards(std::string_view DeviceSignature, const std::vector<SavedGuard> &Guards,
+                         const std::vector<SavedWait> &Waits) {
   std::string Text = std::string(Magic) + "\ndevices " + signatureHash(DeviceSignature) + "\n";
   for (const SavedGuard &G : Guards)
     Text += "guard " + G.Kernel + " " + std::to_string(G.AppDevice) + " " + modeName(G.Record.Run) +
             " " + formatPoints(G.Record.Split) + " " + formatPoints(G.Record.Whole) + "\n";
+  for (const SavedWait &W : Waits)
+    Text += "waited " + std::to_string(W.AppDevice) + " " + number(W.Seconds) + "\n";
   return Text;
 }
 
@@ -83,6 +87,7 @@ GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
   bool SawMagic = false, SawDevices = false;
   auto fail = [&](const std::string &Why) {
     Load.Guards.clear();
+    Load.Waits.clear();
     Load.Error = std::string(Origin) + ":" + std::to_string(Number) + ": " + Why;
     return Load;
   };
@@ -108,6 +113,15 @@ GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
         return GuardLoad(); // made for other devices
       continue;
     }
+    if (Kind == "waited") {
+      SavedWait W;
+      std::string Seconds, Rest;
+      if (!(Fields >> W.AppDevice >> Seconds) || (Fields >> Rest) ||
+          !parseNumber(Seconds, W.Seconds) || !std::isfinite(W.Seconds) || W.Seconds < 0.0)
+        return fail("expected 'waited <app device> <seconds>'");
+      Load.Waits.push_back(W);
+      continue;
+    }
     SavedGuard G;
     std::string Run, Split, Whole, Rest;
     if (Kind != "guard" || !(Fields >> G.Kernel >> G.AppDevice >> Run >> Split >> Whole) ||
@@ -126,7 +140,7 @@ GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
 }
 
 std::string saveGuards(const std::filesystem::path &Directory, std::string_view DeviceSignature,
-                       const std::vector<SavedGuard> &Guards) {
+                       const std::vector<SavedGuard> &Guards, const std::vector<SavedWait> &Waits) {
   const std::filesystem::path Final = Directory / GuardFileName;
   // A name no other writer uses (processes of one app may end at once): the last rename wins.
   const auto Stamp = std::chrono::steady_clock::now().time_since_epoch().count();
@@ -135,7 +149,7 @@ std::string saveGuards(const std::filesystem::path &Directory, std::string_view 
                    std::to_string(reinterpret_cast<std::uintptr_t>(&Guards)));
   {
     std::ofstream Out(Temporary, std::ios::trunc);
-    Out << formatGuards(DeviceSignature, Guards);
+    Out << formatGuards(DeviceSignature, Guards, Waits);
     if (!Out.flush())
       return "cannot write " + Temporary.string();
   }

@@ -41,6 +41,24 @@ TEST_CASE("a malformed file is ignored whole, with the line", "[planner][warm]")
   CHECK(parseGuards(Good + "guard k@2 0 whole -1:2 -\n", "d;", "f").Error.find("f:4:") == 0);
 }
 
+TEST_CASE("how long runs waited reads back, and only as a whole", "[planner][warm]") {
+  const std::vector<SavedWait> Waits = {{0, 11.25}, {1, 0.1 + 0.2}};
+  const GuardLoad Load = parseGuards(formatGuards("d;", {}, Waits), "d;", "test");
+  REQUIRE(Load.Error.empty());
+  REQUIRE(Load.Waits.size() == 2);
+  CHECK(Load.Waits[0].AppDevice == 0);
+  CHECK(Load.Waits[0].Seconds == 11.25);
+  CHECK(Load.Waits[1].Seconds == 0.1 + 0.2); // exactly: written to read back
+  const std::string Good = formatGuards("d;", {}, Waits);
+  for (const char *Bad :
+       {"waited 0\n", "waited 0 -1\n", "waited 0 inf\n", "waited 0 1 2\n", "waited x 1\n"}) {
+    INFO(Bad);
+    const GuardLoad Broken = parseGuards(Good + Bad, "d;", "f");
+    CHECK(Broken.Waits.empty());
+    CHECK(Broken.Error.find("f:5:") == 0);
+  }
+}
+
 TEST_CASE("saved and loaded through a directory", "[planner][warm]") {
   const auto Directory = std::filesystem::temp_directory_path() / "libsplit-test-guard-warm";
   std::filesystem::remove_all(Directory);

@@ -7,14 +7,17 @@
 //   libsplit-planner-warm-start 1
 //   devices <signature hash>
 //   guard <kernel> <app device> split|whole <split points> <whole points>
+//   waited <app device> <seconds>
 //
 // <signature hash> is the FNV-1a hash (16 hex digits) of the caller's description of the devices:
 // records made on other devices do not apply. <kernel> is the runtime's key of a kernel (its name
 // and its program's source key: no blanks). A model's points are "-" (none) or work:seconds
 // pairs joined by ',' (CostModel::endpoints), written so that they read back to the same
-// doubles. Blank lines and lines starting with '#' are ignored. The file is replaced atomically
-// (a temporary file in the same directory, then rename); one that does not parse is ignored as a
-// whole, with an error naming the line.
+// doubles. A waited line says how long a run launching from that app device waited for it in all
+// (the runtime opens the split devices at once for an app whose runs are long). Blank lines and
+// lines starting with '#' are ignored. The file is replaced atomically (a temporary file in the
+// same directory, then rename); one that does not parse is ignored as a whole, with an error naming
+// the line.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -35,12 +38,19 @@ struct SavedGuard {
   GuardRecord Record;
 };
 
+struct SavedWait {
+  std::size_t AppDevice = 0;
+  double Seconds = 0.0;
+};
+
 inline constexpr std::string_view GuardFileName = "planner-warm-start.txt";
 
-std::string formatGuards(std::string_view DeviceSignature, const std::vector<SavedGuard> &Guards);
+std::string formatGuards(std::string_view DeviceSignature, const std::vector<SavedGuard> &Guards,
+                         const std::vector<SavedWait> &Waits = {});
 
 struct GuardLoad {
   std::vector<SavedGuard> Guards;
+  std::vector<SavedWait> Waits;
   std::string Error; // non-empty: the file was ignored, this says why
 };
 
@@ -51,7 +61,8 @@ GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
 
 // Returns an error message, empty on success.
 std::string saveGuards(const std::filesystem::path &Directory, std::string_view DeviceSignature,
-                       const std::vector<SavedGuard> &Guards);
+                       const std::vector<SavedGuard> &Guards,
+                       const std::vector<SavedWait> &Waits = {});
 // A missing file gives no guards and no error.
 GuardLoad loadGuards(const std::filesystem::path &Directory, std::string_view DeviceSignature);
 
