@@ -3,8 +3,9 @@
 # then under libsplit with default settings on every device, then with LIBSPLIT_SPLIT=always
 # (every launch that can split does: libsplit before the planner's split guard); CONFIGS may add
 # gpus (LIBSPLIT_DEVICES=gpu), gpusN (the first N GPUs: scaling), disabled (LIBSPLIT_DISABLE=1: the
-# preload alone) and baseline (another build's library, BASELINE_LIB, default settings: an A/B on
-# one machine). One CSV row per
+# preload alone), baseline (another build's library, BASELINE_LIB, default settings: an A/B on
+# one machine), first and second (default settings with the warm start on, as a user has it:
+# first starts with no saved tuning, second is the next run, from what first saved). One CSV row per
 # run: app, arguments, configuration, the app's own timer, the process wall time, exit status.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
@@ -38,6 +39,10 @@ while IFS='|' read -r app args; do
     gpus) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu) ;;
     disabled) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DISABLE=1) ;;
     baseline) env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB}) ;;
+    first)
+      rm -rf "${LIBSPLIT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/libsplit}/tuning"
+      env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_TUNING=save) ;;
+    second) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_TUNING=save) ;;
     gpus[0-9]*)
       env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=$("$pack/bin/libsplit" --list-devices |
         awk '$2 == "gpu" {print $1}' | head -n "${config#gpus}" | paste -sd,)) ;;

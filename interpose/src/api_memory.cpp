@@ -35,6 +35,15 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
   // (api.atomics counted a CPU's increments twice).
   // Asked of the devices planned, not those open yet: the buffer stays as made once they open.
   const bool MaySplit = C->plannedSplitDevices().size() >= 2;
+  const HostUpload Upload = C->uploadAtWrite(C->primary());
+  if ((Flags & CL_MEM_COPY_HOST_PTR) && Upload.AppDevice && !Upload.WhereUsed &&
+      runtime().config().Defer != config::DeferMode::Off &&
+      B->initializeCopied(*Upload.AppDevice, HostPtr)) {
+    runtime().recorder().countHostWrite(RunRecorder::HostWrite::ToAppDevice, Size);
+    runtime().recorder().countEagerBytes(Size);
+    setError(ErrorRet, CL_SUCCESS);
+    return B.get();
+  }
   const cl_int Error = B->initialize((Flags & CL_MEM_USE_HOST_PTR) && !MaySplit);
   if (Error != CL_SUCCESS) {
     B->release();

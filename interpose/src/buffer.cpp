@@ -67,6 +67,20 @@ cl_int Buffer::initialize(bool AppDeviceOnAppMemory) {
   return CL_SUCCESS;
 }
 
+bool Buffer::initializeCopied(ExecDevice &Device, const void *Source) {
+  cl_int Error = CL_SUCCESS;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Real[Device.Index] = runtime().real().clCreateBuffer(
+        Device.RealContext, (Flags & KernelAccessFlags) | CL_MEM_COPY_HOST_PTR, Size,
+        const_cast<void *>(Source), &Error);
+    if (!Real[Device.Index])
+      return false;
+  }
+  wroteOn(Device.Index, RangeSet(0, Size));
+  return true;
+}
+
 cl_mem Buffer::realOn(ExecDevice &Device, cl_int &Error) {
   std::lock_guard<std::mutex> Lock(Mutex);
   cl_mem &Slot = Real[Device.Index];

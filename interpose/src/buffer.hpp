@@ -40,6 +40,11 @@ public:
   // app's memory too, as natively: a CPU device then works in place instead of receiving a copy
   // at the first launch (CSR SpMV's 7 MiB on PoCL took 2.5x the native run).
   cl_int initialize(bool AppDeviceOnAppMemory = false);
+  // For CL_MEM_COPY_HOST_PTR where the app's device alone gets a host write at the call: its
+  // real buffer is made with the app's bytes, as natively (NVIDIA's copy at creation took less
+  // than a write of the same bytes into an empty buffer). False when the real call fails: the
+  // caller then initializes and writes as for any buffer.
+  bool initializeCopied(ExecDevice &Device, const void *Source);
 
   Context &context() const { return *Owner; }
   cl_mem_flags flags() const { return Flags; }
