@@ -34,6 +34,8 @@ whole=$(grep -c '"split":false' "$work/trace.jsonl" || true)
 echo "   $both of $(wc -l <"$work/trace.jsonl") launches ran on both devices, $whole whole on the app's"
 echo "   device: the planner splits a kernel only while splitting measures faster than running it"
 echo "   whole (on these two CPU devices, which share the machine's 2 cores, it rarely is)"
+echo "   (the devices beyond the app's own open once the app has waited for its device long enough"
+echo "   to pay for them, LIBSPLIT_OPEN: the 'opening the split devices' line above)"
 
 echo
 echo "== outputs"
