@@ -219,11 +219,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
       return CL_SUCCESS;
     }
     AwaitOpening = true;
-    RT.backgroundStarted();
-    Opener = std::thread([this] {
-      openSplitDevices();
-      runtime().backgroundDone();
-    });
+    openInBackground();
   }
   return CL_SUCCESS;
 }
@@ -270,6 +266,10 @@ void Context::considerOpening(bool HoldingDataLock) {
     openSplitDevices();
     return;
   }
+  openInBackground();
+}
+
+void Context::openInBackground() {
   runtime().backgroundStarted();
   Opener = std::thread([this] {
     openSplitDevices();

@@ -146,6 +146,8 @@ private:
   // Creates the real contexts, queues and workers of the split devices not open yet (one real
   // context per platform), then publishes splitDevices(). A device that fails is left out.
   void openSplitDevices();
+  // openSplitDevices on Opener; the process's exit waits for it.
+  void openInBackground();
 
   std::vector<Device *> AppDevices;
   std::vector<cl_context_properties> Properties;     // as the app gave them, for queries
