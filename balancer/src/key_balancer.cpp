@@ -415,6 +415,7 @@ void KeyBalancer::holdStep(const Launch &L) {
   }
   feedWindow(L);
   if (activeDevices().size() >= 2) {
+    recompareIfHeldSlowed();
     if (driftDetected(L)) {
       ++Resumes;
       enterSearch();
@@ -424,6 +425,20 @@ void KeyBalancer::holdStep(const Launch &L) {
     refineIfSignificant();
   }
   scheduleProbes();
+}
+
+void KeyBalancer::recompareIfHeldSlowed() {
+  if (!(HeldAtVerdict > 0.0) || ComparedHeld.count() < Config.RefineMinLaunches)
+    return;
+  const double Held = ComparedHeld.typical();
+  if (!(Held > candidateRatio() * HeldAtVerdict) &&
+      !(SingleAtVerdict > 0.0 && Held > SingleAtVerdict))
+    return;
+  HeldAtVerdict = SingleAtVerdict = 0.0;
+  CostsPredictAlone = SeparateHardware;
+  SingleRound.clear();
+  SingleInterval = SingleProbeDelay;
+  SinceSingleProbe = SingleInterval;
 }
 
 bool KeyBalancer::driftDetected(const Launch &L) {
@@ -513,6 +528,9 @@ void KeyBalancer::scheduleProbes() {
   const std::vector<std::size_t> &Candidates = SingleRound;
   if (Candidates.empty()) {
     // Every device alone would clearly lose: as if the split had been measured faster.
+    HeldAtVerdict = heldMakespan();
+    SingleAtVerdict = 0.0;
+    ComparedHeld.clear();
     SingleInterval =
         std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
     SinceSingleProbe = 0;
@@ -679,6 +697,8 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
         Devices[I].ProbeInterval = Config.ProbeInterval;
       CostsPredictAlone = SeparateHardware || kernelCostsMatched(Candidates);
     }
+    HeldAtVerdict = HeldTime;
+    SingleAtVerdict = SingleTime;
     SingleInterval =
         std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
     SinceSingleProbe = 0;
@@ -719,6 +739,7 @@ void KeyBalancer::widenIfSlowedAtSplit() {
 
 void KeyBalancer::goSingle(std::size_t Kept) {
   CostsPredictAlone = SeparateHardware;
+  HeldAtVerdict = SingleAtVerdict = 0.0;
   Eigen::VectorXd Alone = Eigen::VectorXd::Zero(Shares.size());
   Alone[static_cast<Eigen::Index>(Kept)] = 1.0;
   for (std::size_t I = 0; I < Devices.size(); ++I) {

@@ -91,6 +91,9 @@ private:
   void sampleSpreadNoise(const Launch &L);
   static bool sameSlice(std::uint64_t Groups, std::uint64_t Before);
   bool driftDetected(const Launch &L);
+  // The held launches since the last comparison grew past what it saw (HeldAtVerdict,
+  // SingleAtVerdict): the next launch compares the devices alone again.
+  void recompareIfHeldSlowed();
   void refineIfSignificant();
   void scheduleProbes();
   void goSingle(std::size_t Device);
@@ -162,6 +165,12 @@ private:
   // loses.
   bool SeparateHardware = false;
   bool CostsPredictAlone = false;
+  // The held configuration's time when a comparison last kept it, and the best device alone
+  // then (0: none measured, the costs ruled every device out). Held launches that grow past
+  // either start a comparison at once: devices that share cores slow each other more at times,
+  // and the costs at the split no longer say what a device alone takes.
+  double HeldAtVerdict = 0.0;
+  double SingleAtVerdict = 0.0;
 
   // Some device's times start to include transfers that were hidden so far (see chargedTransfer).
   bool CostModelChanged = false;

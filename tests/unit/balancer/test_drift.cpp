@@ -3,6 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <vector>
+
 using namespace libsplit::balancer;
 using namespace libsplit::balancer::sim;
 using libsplit::balancer::test::configFor;
@@ -92,4 +95,48 @@ TEST_CASE("a dropped device comes back when it becomes fast", "[drift][probe]") 
   // The probe interval has doubled a few times by launch 60 (16, 32, 64...).
   CHECK(*Back <= 60 + 70);
   CHECK(B.trace(simKey(S))->Active == std::vector<bool>{true, true});
+}
+
+// Two devices sharing cores whose split pays at first (they slow each other little) and from
+// launch 80 costs more than the faster device alone (they slow each other 2.6x, and a merge):
+// the held split must be given up, not kept until a probe hundreds of launches later (the
+// basic + pthread pair held a converged split 20-30% slower than pthread alone).
+static Scenario splitStopsPaying(std::uint64_t At) {
+  Scenario S;
+  S.Name = "split-stops-paying";
+  S.NumGroups = 1000;
+  auto Model = [N = S.NumGroups, At](double Speed) {
+    return [N, At, Speed](std::uint64_t Groups, std::uint64_t, std::uint64_t Launch) {
+      if (Groups == 0)
+        return 0.0;
+      const bool Shared = Groups < N;
+      const double Contention = !Shared ? 1.0 : Launch < At ? 1.1 : 2.6;
+      const double Merge = Shared && Launch >= At ? 0.1 * static_cast<double>(N) * Unit : 0.0;
+      return Contention * static_cast<double>(Groups) * Unit / Speed + Merge;
+    };
+  };
+  S.Devices.push_back({"basic", Model(0.9), {}});
+  S.Devices.push_back({"pthread", Model(1.0), {}});
+  S.TimeVarying = true;
+  return S;
+}
+
+TEST_CASE("a held split that becomes slower than a device alone is given up", "[drift][single]") {
+  for (Strategy Kind : {Strategy::FixedPoint, Strategy::Broyden})
+    for (double Noise : {0.0, 0.1})
+      for (std::uint32_t Seed = 1; Seed <= (Noise > 0.0 ? 5u : 1u); ++Seed) {
+        Scenario S = withNoise(splitStopsPaying(80), Noise, Seed);
+        Run R = runCase(S, Kind, 400);
+        INFO(strategyName(Kind) << " noise " << Noise << " seed " << Seed);
+        // The split paid before the change: the balancer held it.
+        CHECK(R.Launches[70].TrueMakespan < 0.8 * R.Launches[70].SingleMakespan);
+        // Within 120 launches of the change, and from then on, no slower than the device alone.
+        std::vector<double> Ratios;
+        for (std::size_t L = 200; L < R.Launches.size(); ++L)
+          if (R.Launches[L].Purpose == LaunchPurpose::Balance)
+            Ratios.push_back(R.Launches[L].TrueMakespan / R.Launches[L].SingleMakespan);
+        REQUIRE(Ratios.size() >= 100);
+        std::nth_element(Ratios.begin(), Ratios.begin() + Ratios.size() / 2, Ratios.end());
+        CHECK(Ratios[Ratios.size() / 2] <= 1.05);
+      }
 }
