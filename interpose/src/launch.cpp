@@ -500,8 +500,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     K.noteLaunchLeftRunning(Pipeline != nullptr);
     return runWhole(K, Request, Home, Reason, Pipeline, Fail, false, Key, Note);
   };
-  if (Devices.size() < 2)
-    return whole("fewer than two devices");
+  if (Devices.size() < 2) {
+    const bool NotOpenYet = C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen();
+    return whole(NotOpenYet ? std::string_view("the split devices are not open yet (LIBSPLIT_OPEN)")
+                            : std::string_view("fewer than two devices"),
+                 false, std::nullopt, true);
+  }
   if (!Facts)
     return whole(Why, true);
 
