@@ -186,7 +186,8 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   // PoCL (5.0) deadlocks when a context of its platform is created while another thread runs a
   // command of the app's context on it (its basic device, every time: e2e.whole-placement).
   // NVIDIA's driver creates one beside launches without holding them up: a new context of the
-  // app's platform is made on the app's thread unless the platform is NVIDIA's.
+  // app's platform is made on the thread of the launch that opens it, with nothing running,
+  // unless the platform is NVIDIA's.
   OpenInBackground = std::none_of(SplitExec.begin(), SplitExec.end(), [&](const ExecDevice *E) {
     return !E->Ready.load(std::memory_order_relaxed) && realPlatformOf(E->Real) == AppPlatform &&
            realPlatformName(AppPlatform).find("NVIDIA") == std::string::npos;
@@ -202,8 +203,9 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     openSplitDevices();
     return CL_SUCCESS;
   }
-  // An earlier run of the app settled on splitting a kernel: they open now, in the background
-  // where the platform allows (its program builds and launches wait for them: awaitOpening).
+  // An earlier run of the app settled on splitting a kernel, or waited for its device long
+  // enough: they open now, in the background where the platform allows (its program builds and
+  // launches wait for them: awaitOpening).
   startPlannerTuning(RT, SplitExec);
   const bool SavedSplit = RT.planner().savedSplitFrom(primary().Index);
   const double SavedWait = RT.planner().savedWaitFrom(primary().Index);
