@@ -192,13 +192,14 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     return !E->Ready.load(std::memory_order_relaxed) && realPlatformOf(E->Real) == AppPlatform &&
            realPlatformName(AppPlatform).find("NVIDIA") == std::string::npos;
   });
+  const bool OpenNow =
+      AllOpen || SplitsEveryLaunch || Settings.Open.What == config::OpenPolicy::When::Now;
   RT.log().debug(config::DebugCategory::Split, "the app's context took ",
                  support::formatFixed(CreateSeconds * 1e3, 1), " ms: split devices open ",
-                 AllOpen || SplitsEveryLaunch || Settings.Open.What == config::OpenPolicy::When::Now
-                     ? std::string("now")
-                     : "once the app has waited " + support::formatFixed(OpenAfterSeconds, 3) +
-                           " s for its device");
-  if (AllOpen || SplitsEveryLaunch || Settings.Open.What == config::OpenPolicy::When::Now) {
+                 OpenNow ? std::string("now")
+                         : "once the app has waited " + support::formatFixed(OpenAfterSeconds, 3) +
+                               " s for its device");
+  if (OpenNow) {
     OpeningStarted = true;
     openSplitDevices();
     return CL_SUCCESS;
