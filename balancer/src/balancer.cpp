@@ -51,6 +51,10 @@ std::optional<KeyTrace> Balancer::trace(const LaunchKey &Key) const {
   return It->second.State->trace();
 }
 
+bool Balancer::knows(const LaunchKey &Key) const {
+  return Keys.count(Key) != 0 || Seeds.count(Key) != 0;
+}
+
 void Balancer::seed(const std::vector<WarmStartRecord> &Records) {
   for (const WarmStartRecord &Record : Records)
     Seeds[Record.Key] = Record.Shares;

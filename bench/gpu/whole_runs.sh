@@ -5,7 +5,8 @@
 # gpus (LIBSPLIT_DEVICES=gpu), gpusN (the first N GPUs: scaling), disabled (LIBSPLIT_DISABLE=1: the
 # preload alone), baseline (another build's library, BASELINE_LIB, default settings: an A/B on
 # one machine), first and second (default settings with the warm start on, as a user has it:
-# first starts with no saved tuning, second is the next run, from what first saved). One CSV row per
+# first starts with no saved tuning, second is the next run, from what first saved), nochunk
+# (default settings but LIBSPLIT_CHUNK=off: no launch runs in chunks). One CSV row per
 # run: app, arguments, configuration, the app's own timer, the process wall time, exit status.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
@@ -36,6 +37,7 @@ while IFS='|' read -r app args; do
     native) ;;
     default) env=(LD_PRELOAD=$pack/lib/libsplit.so) ;;
     always) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_SPLIT=always) ;;
+    nochunk) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_CHUNK=off) ;;
     gpus) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu) ;;
     disabled) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DISABLE=1) ;;
     baseline) env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB}) ;;

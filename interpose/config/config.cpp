@@ -229,6 +229,13 @@ template <> std::string formatKind<ControlKind::Split>(const SplitPolicy &Value)
   return formatEnum(Value, SplitPolicyNames);
 }
 
+template <> std::string parseKind<ControlKind::Chunk>(std::string_view Text, ChunkPolicy &Out) {
+  return parseEnum(Text, ChunkPolicyNames, Out);
+}
+template <> std::string formatKind<ControlKind::Chunk>(const ChunkPolicy &Value) {
+  return formatEnum(Value, ChunkPolicyNames);
+}
+
 template <> std::string parseKind<ControlKind::Open>(std::string_view Text, OpenPolicy &Out) {
   const std::string Key = lower(trim(Text));
   if (Key == "auto" || Key == "now") {

@@ -38,6 +38,12 @@ inline constexpr std::array<std::string_view, 3> UploadNames = {"auto", "at-writ
 enum class SplitPolicy { Auto, Always, Alternate };
 inline constexpr std::array<std::string_view, 3> SplitPolicyNames = {"auto", "always", "alternate"};
 
+// Whether a launch with nothing measured for it is cut into chunks that the devices take while
+// it runs (LIBSPLIT_CHUNK): auto = where the devices share no hardware, off = never, always =
+// every launch that can split (for testing).
+enum class ChunkPolicy { Auto, Off, Always };
+inline constexpr std::array<std::string_view, 3> ChunkPolicyNames = {"auto", "off", "always"};
+
 // When a context opens the devices it splits across beyond the app's own (LIBSPLIT_OPEN): auto
 // = once the app has waited for its device a multiple of what creating its own context took (a
 // short run never pays for opening more devices); now = when the app creates the context; after
@@ -108,6 +114,7 @@ enum class ControlKind {
   Upload,     // UploadMode
   Split,      // SplitPolicy
   Open,       // OpenPolicy: auto, now, or seconds (a finite number >= 0)
+  Chunk,      // ChunkPolicy
 };
 
 template <ControlKind Kind> struct ControlTraits;
@@ -126,6 +133,7 @@ template <> struct ControlTraits<ControlKind::FirstSplit> { using Type = FirstSp
 template <> struct ControlTraits<ControlKind::Upload> { using Type = UploadMode; };
 template <> struct ControlTraits<ControlKind::Split> { using Type = SplitPolicy; };
 template <> struct ControlTraits<ControlKind::Open> { using Type = OpenPolicy; };
+template <> struct ControlTraits<ControlKind::Chunk> { using Type = ChunkPolicy; };
 template <ControlKind Kind> using ControlType = typename ControlTraits<Kind>::Type;
 
 enum class ControlId : unsigned {

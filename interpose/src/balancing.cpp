@@ -54,6 +54,20 @@ std::string tuningDirectory(const config::Config &Settings) {
 LaunchBalancer::LaunchBalancer(const config::Config &Settings)
     : Engine(configFromControls(Settings)) {}
 
+bool LaunchBalancer::knows(const balancer::LaunchKey &Key,
+                           const std::vector<std::string> &DeviceNames) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!TuningStarted)
+    startTuning(DeviceNames);
+  return Engine.knows(Key);
+}
+
+void LaunchBalancer::startFrom(const balancer::LaunchKey &Key, std::vector<double> Shares) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!Engine.knows(Key))
+    Engine.seed({{Key, std::move(Shares)}});
+}
+
 balancer::Split LaunchBalancer::propose(const balancer::LaunchKey &Key, std::uint64_t Groups,
                                         const std::vector<std::string> &DeviceNames,
                                         const std::vector<double> &FirstWeights,

@@ -30,6 +30,12 @@ public:
   void observe(const balancer::LaunchKey &Key,
                const std::vector<balancer::DeviceMeasurement> &Measurements);
   std::optional<balancer::KeyTrace> trace(const balancer::LaunchKey &Key);
+  // Whether anything is known of Key over DeviceNames: launches of it, or saved shares (the
+  // saved tuning loads first, as at a propose).
+  bool knows(const balancer::LaunchKey &Key, const std::vector<std::string> &DeviceNames);
+  // The first split of Key's next launches, where none is known (a launch run in chunks
+  // measured the devices' rates): Shares per device, in the order of their propose.
+  void startFrom(const balancer::LaunchKey &Key, std::vector<double> Shares);
 
   // Writes converged shares for the next run (LIBSPLIT_TUNING=save); called at exit.
   void saveTuning();

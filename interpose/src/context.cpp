@@ -192,8 +192,9 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     return !E->Ready.load(std::memory_order_relaxed) && realPlatformOf(E->Real) == AppPlatform &&
            realPlatformName(AppPlatform).find("NVIDIA") == std::string::npos;
   });
-  const bool OpenNow =
-      AllOpen || SplitsEveryLaunch || Settings.Open.What == config::OpenPolicy::When::Now;
+  const bool OpenNow = AllOpen || SplitsEveryLaunch ||
+                       Settings.Chunk == config::ChunkPolicy::Always ||
+                       Settings.Open.What == config::OpenPolicy::When::Now;
   RT.log().debug(config::DebugCategory::Split, "the app's context took ",
                  support::formatFixed(CreateSeconds * 1e3, 1), " ms: split devices open ",
                  OpenNow ? std::string("now")
@@ -270,6 +271,26 @@ void Context::considerOpening(bool HoldingDataLock) {
     return;
   }
   openInBackground();
+}
+
+bool Context::chunksWhileOpening() const {
+  Runtime &RT = runtime();
+  return RT.config().Chunk == config::ChunkPolicy::Auto && RT.planner().decidesFromCosts() &&
+         SplitExec.size() >= 2 && !shareCores(SplitExec) && OpenInBackground;
+}
+
+bool Context::openForLongLaunch(double PredictedSeconds) {
+  if (OpeningStarted.load(std::memory_order_relaxed))
+    return true;
+  if (!OpenInBackground || SplitExec.empty() || PredictedSeconds < OpenAfterSeconds ||
+      runtime().config().Open.What != config::OpenPolicy::When::Auto ||
+      OpeningStarted.exchange(true))
+    return OpeningStarted.load(std::memory_order_relaxed);
+  runtime().log().debug(config::DebugCategory::Split,
+                        "opening the split devices: a launch is predicted to take ",
+                        support::formatFixed(PredictedSeconds, 3), " s");
+  openInBackground();
+  return true;
 }
 
 void Context::openInBackground() {
@@ -429,6 +450,31 @@ ExecDevice *Context::execFor(const Device *AppDevice) {
 void Context::addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void *),
                                     void *UserData) {
   DestructorCallbacks.emplace_back(Callback, UserData);
+}
+
+cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued) {
+  const RealApi &Api = runtime().real();
+  cl_int Error = Api.clWaitForEvents(1, &Done);
+  // The app's event ends with the status the device gave, as it would natively, not with the
+  // wait's CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
+  cl_int Status = CL_COMPLETE;
+  if (Error == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST &&
+      Api.clGetEventInfo(Done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
+                         nullptr) == CL_SUCCESS &&
+      Status < 0)
+    Error = Status;
+  cl_ulong Queued = 0, Start = 0, End = 0;
+  auto stamp = [&](cl_profiling_info Which, cl_ulong &Out) {
+    return Api.clGetEventProfilingInfo(Done, Which, sizeof(Out), &Out, nullptr) == CL_SUCCESS;
+  };
+  if (Error == CL_SUCCESS && stamp(CL_PROFILING_COMMAND_START, Start) &&
+      stamp(CL_PROFILING_COMMAND_END, End) && End >= Start) {
+    Seconds = static_cast<double>(End - Start) * 1e-9;
+    if (SinceQueued && stamp(CL_PROFILING_COMMAND_QUEUED, Queued) && Start >= Queued)
+      *SinceQueued = static_cast<double>(Start - Queued) * 1e-9;
+  }
+  Api.clReleaseEvent(Done);
+  return Error;
 }
 
 cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,

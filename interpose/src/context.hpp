@@ -58,6 +58,10 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done);
 
+// Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds;
+// SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if unknown).
+cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr);
+
 // Whether the devices share cores: two CPU devices or more (PoCL's basic and pthread, or
 // sub-devices of one CPU); GPUs and a CPU beside them do not.
 bool shareCores(const std::vector<ExecDevice *> &Devices);
@@ -113,6 +117,19 @@ public:
       considerOpening(HoldingDataLock);
     awaitOpening();
   }
+  // A launch running on the app's device alone is predicted to take PredictedSeconds more: the
+  // app will wait at least that long, so the split devices open now where they open in the
+  // background (LIBSPLIT_OPEN=auto) and that is long enough to pay for them. Returns whether
+  // they are open or opening.
+  bool openForLongLaunch(double PredictedSeconds);
+  bool openingStarted() const { return OpeningStarted.load(std::memory_order_relaxed); }
+  // The split devices may open while a launch runs (on another thread, beside it).
+  bool opensInBackground() const { return OpenInBackground; }
+  // Whether its launches may run in chunks while its split devices open (LIBSPLIT_CHUNK auto,
+  // the planner deciding from costs, split devices that share no hardware and open in the
+  // background; chunked_launch.hpp): the app's device then builds the partition-ready program
+  // with the app's build.
+  bool chunksWhileOpening() const;
   // Where the devices open because the warm start says the app's kernels split, what would
   // otherwise run without them (a program's build, a launch) waits until they are open.
   void awaitOpening();

@@ -81,6 +81,15 @@ public:
   bool lastLaunchLeftRunning() const { return LeftRunning.load(std::memory_order_relaxed); }
   void noteLaunchLeftRunning(bool Yes) { LeftRunning.store(Yes, std::memory_order_relaxed); }
 
+  // Seconds per work-item that its last launch run in chunks took on the app's device (0: none
+  // ran): whether a later launch is long enough to run in chunks while the split devices open.
+  double chunkedSecondsPerItem() const {
+    return ChunkedSecondsPerItem.load(std::memory_order_relaxed);
+  }
+  void noteChunkedSecondsPerItem(double Seconds) {
+    ChunkedSecondsPerItem.store(Seconds, std::memory_order_relaxed);
+  }
+
   // Why this kernel cannot split (empty if it can) and its split facts.
   // Kept while the program's factsGeneration stays the same.
   const CompiledKernel *splitFacts(std::string &Why) const;
@@ -119,6 +128,7 @@ private:
   RealKernel *realKernel(ExecDevice &Device, bool Split, cl_int &Error);
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;
   std::atomic<bool> LeftRunning{false};
+  std::atomic<double> ChunkedSecondsPerItem{0.0};
   std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards;                          // under Mutex
   mutable std::vector<std::pair<cl_device_id, std::array<size_t, 3>>> RequiredSizes; // Mutex
 };

@@ -1,5 +1,7 @@
 #include "launch.hpp"
 
+#include "chunked_launch.hpp"
+
 #include "launch_plan.hpp"
 #include "launch_report.hpp"
 
@@ -32,33 +34,6 @@ Clock::duration hostDuration(double Seconds) {
 
 double secondsSince(Clock::time_point Start) {
   return std::chrono::duration<double>(Clock::now() - Start).count();
-}
-
-// Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds;
-// SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if unknown).
-cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr) {
-  const RealApi &Api = runtime().real();
-  cl_int Error = Api.clWaitForEvents(1, &Done);
-  // The app's event ends with the status the device gave, as it would natively, not with the
-  // wait's CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
-  cl_int Status = CL_COMPLETE;
-  if (Error == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST &&
-      Api.clGetEventInfo(Done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
-                         nullptr) == CL_SUCCESS &&
-      Status < 0)
-    Error = Status;
-  cl_ulong Queued = 0, Start = 0, End = 0;
-  auto stamp = [&](cl_profiling_info Which, cl_ulong &Out) {
-    return Api.clGetEventProfilingInfo(Done, Which, sizeof(Out), &Out, nullptr) == CL_SUCCESS;
-  };
-  if (Error == CL_SUCCESS && stamp(CL_PROFILING_COMMAND_START, Start) &&
-      stamp(CL_PROFILING_COMMAND_END, End) && End >= Start) {
-    Seconds = static_cast<double>(End - Start) * 1e-9;
-    if (SinceQueued && stamp(CL_PROFILING_COMMAND_QUEUED, Queued) && Start >= Queued)
-      *SinceQueued = static_cast<double>(Start - Queued) * 1e-9;
-  }
-  Api.clReleaseEvent(Done);
-  return Error;
 }
 
 // A pipelined kernel enqueued at Enqueued: waits for it, shows it on the timeline from its own
@@ -350,6 +325,138 @@ static double workItems(const LaunchRequest &R) {
   return Work;
 }
 
+namespace {
+
+// How a launch splits: along which dimension, in how many work-groups; R's local size set.
+struct SplitShape {
+  bool Regions = false;        // the compiler's region summary matches the launch
+  bool DisjointWrites = false; // slices along Dim write disjoint bytes (no merge)
+  cl_uint Dim = 0;
+  size_t Groups = 0;
+};
+
+// The launch's shape, or why it cannot split (Movable: the kernel itself cannot, rather than this
+// launch being too small to).
+std::optional<SplitShape> shapeOf(const CompiledKernel &Facts, const LaunchRequest &R,
+                                  std::string &Why, bool &Movable) {
+  SplitShape Shape;
+  Shape.Regions = hasRegions(Facts, R);
+  if (std::string Obstacle = atomicsObstacle(Facts, R, Shape.Regions); !Obstacle.empty()) {
+    Why = std::move(Obstacle);
+    Movable = true;
+    return std::nullopt;
+  }
+  // Split along a dimension whose slices write disjoint bytes when the regions say so (no
+  // merge needed), the one with the most work-groups among those.
+  std::vector<std::uint32_t> Candidates;
+  if (Shape.Regions)
+    Candidates = analysis::disjointWriteDims(Facts.Regions, ndrangeOf(R), scalarsOf(R));
+  Shape.DisjointWrites = !Candidates.empty();
+  if (Candidates.empty())
+    for (cl_uint D = 0; D < R.WorkDim; ++D)
+      Candidates.push_back(D);
+  Shape.Dim = Candidates.front();
+  for (std::uint32_t D : Candidates)
+    if (R.Global[D] / R.Local[D] > R.Global[Shape.Dim] / R.Local[Shape.Dim])
+      Shape.Dim = D;
+  Shape.Groups = R.Global[Shape.Dim] / R.Local[Shape.Dim];
+  const size_t MinGroups = std::max<unsigned>(runtime().config().MinGroupsPerDevice, 1);
+  if (Shape.Groups / MinGroups < 2) {
+    Why = "too few work-groups (" + std::to_string(Shape.Groups) + ") to split";
+    Movable = false;
+    return std::nullopt;
+  }
+  return Shape;
+}
+
+balancer::LaunchKey launchKey(Kernel &K, const LaunchRequest &R, cl_uint Dim) {
+  balancer::LaunchKey Key;
+  Key.Kernel = K.name() + "@" + K.program().sourceKey();
+  Key.WorkDim = R.WorkDim;
+  for (cl_uint D = 0; D < 3; ++D) {
+    Key.Global[D] = R.Global[D];
+    Key.Local[D] = R.Local[D];
+  }
+  Key.SplitDim = Dim;
+  return Key;
+}
+
+// A chunked launch's fixed parts; the caller says who joins.
+ChunkedLaunch chunkedLaunch(Queue &Q, Kernel &K, const LaunchRequest &R,
+                            const CompiledKernel &Facts, const SplitShape &Shape, ExecDevice &Home,
+                            bool Fail, LaunchRecord Base) {
+  ChunkedLaunch L;
+  L.Q = &Q;
+  L.K = &K;
+  L.R = &R;
+  L.Facts = &Facts;
+  L.Regions = Shape.Regions;
+  L.DisjointWrites = Shape.DisjointWrites;
+  L.Dim = Shape.Dim;
+  L.Groups = Shape.Groups;
+  L.Home = &Home;
+  L.ElementBytes = [&K, &R, &Home](Buffer &Root) { return writtenElementBytes(K, R, Root, Home); };
+  L.Key = launchKey(K, R, Shape.Dim);
+  L.Fail = Fail;
+  L.Base = std::move(Base);
+  return L;
+}
+
+// While the split devices are not open: a kernel's first launch runs in chunks on the app's
+// device (its time tells whether the launch pays for opening them: they open and join it), and
+// so does a later one measured to last that long. Null where the launch runs whole as natively.
+// Only launches with nothing to merge: a merge needs the host's copy of every written buffer
+// before the first chunk, which a launch that stays on the app's device would pay for nothing.
+std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest &Request,
+                                        const CompiledKernel &Facts, bool Fail) {
+  Context &C = Q.context();
+  ExecDevice &Home = Q.exec();
+  if (!C.chunksWhileOpening() || !Home.Splits || !K.program().splitProgramFor(Home) ||
+      atomicsCombined(Facts, Request))
+    return std::nullopt;
+  const double PerItem = K.chunkedSecondsPerItem();
+  if (PerItem > 0.0 && !C.openingStarted() && !C.openForLongLaunch(PerItem * workItems(Request)))
+    return std::nullopt;
+  LaunchRequest R = Request;
+  if (!R.LocalGiven) {
+    R.Local = chooseLocalSize(R, C.plannedSplitDevices());
+    R.LocalGiven = true;
+  }
+  std::string Why;
+  bool Movable = false;
+  if (!canRun(K, Home, R, Why))
+    return std::nullopt;
+  const std::optional<SplitShape> Shape = shapeOf(Facts, R, Why, Movable);
+  if (!Shape || !Shape->DisjointWrites)
+    return std::nullopt;
+  ChunkedLaunch L = chunkedLaunch(Q, K, R, Facts, *Shape, Home, Fail, recordOf(K, Request));
+  auto able = [&K, &R, &C] {
+    std::vector<ExecDevice *> Able;
+    std::string Unable;
+    for (ExecDevice *D : C.splitDevices())
+      if (canRun(K, *D, R, Unable))
+        Able.push_back(D);
+    return Able;
+  };
+  L.Joinable = [&Home, able] {
+    std::vector<ExecDevice *> Others = able();
+    Others.erase(std::remove(Others.begin(), Others.end(), &Home), Others.end());
+    return Others;
+  };
+  L.OpenFor = [&C](double Seconds) { return C.openForLongLaunch(Seconds); };
+  L.MayJoinLater = [&C, &K, &Home] {
+    if (!C.splitDevicesOpen())
+      return C.openingStarted();
+    return std::any_of(C.splitDevices().begin(), C.splitDevices().end(), [&](ExecDevice *D) {
+      return D != &Home && K.program().splitBuildPending(*D);
+    });
+  };
+  L.BalancerDevices = able;
+  return runChunked(L);
+}
+
+} // namespace
+
 // The planner's warm start (LIBSPLIT_TUNING) loads when a context is made (whether to open its
 // split devices at once: Context::initialize), or at the first launch that needs a guard.
 void startPlannerTuning(Runtime &RT, const std::vector<ExecDevice *> &Devices) {
@@ -502,6 +609,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   };
   if (Devices.size() < 2) {
     const bool NotOpenYet = C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen();
+    if (NotOpenYet && Facts)
+      if (std::optional<cl_int> Chunked = chunkWhileOpening(Q, K, Request, *Facts, Fail))
+        return *Chunked;
     return whole(NotOpenYet ? std::string_view("the split devices are not open yet (LIBSPLIT_OPEN)")
                             : std::string_view("fewer than two devices"),
                  false, std::nullopt, true);
@@ -562,42 +672,62 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   if (Devices.size() < 2)
     return whole("fewer than two devices can run its work-groups", true);
 
-  const bool Regions = hasRegions(*Facts, R);
-  if (std::string Obstacle = atomicsObstacle(*Facts, R, Regions); !Obstacle.empty())
-    return whole(Obstacle, true);
+  std::string Unsplittable;
+  bool Movable = false;
+  const std::optional<SplitShape> Shape = shapeOf(*Facts, R, Unsplittable, Movable);
+  if (!Shape)
+    return whole(Unsplittable, Movable);
+  const bool Regions = Shape->Regions;
+  const cl_uint Dim = Shape->Dim;
+  const size_t Groups = Shape->Groups;
   const analysis::NDRange Range = ndrangeOf(R);
   const analysis::LaunchArgs Scalars = scalarsOf(R);
 
-  // Split along a dimension whose slices write disjoint bytes when the regions say so (no
-  // merge needed), the one with the most work-groups among those.
-  std::vector<std::uint32_t> Candidates;
-  if (Regions)
-    Candidates = analysis::disjointWriteDims(Facts->Regions, Range, Scalars);
-  if (Candidates.empty())
-    for (cl_uint D = 0; D < R.WorkDim; ++D)
-      Candidates.push_back(D);
-  cl_uint Dim = Candidates.front();
-  for (std::uint32_t D : Candidates)
-    if (R.Global[D] / R.Local[D] > R.Global[Dim] / R.Local[Dim])
-      Dim = D;
-  const size_t Groups = R.Global[Dim] / R.Local[Dim];
-  const size_t MinGroups = std::max<unsigned>(RT.config().MinGroupsPerDevice, 1);
-  if (Groups / MinGroups < 2)
-    return whole("too few work-groups (" + std::to_string(Groups) + ") to split");
-
-  balancer::LaunchKey Key;
-  Key.Kernel = K.name() + "@" + K.program().sourceKey();
-  Key.WorkDim = R.WorkDim;
-  for (cl_uint D = 0; D < 3; ++D) {
-    Key.Global[D] = R.Global[D];
-    Key.Local[D] = R.Local[D];
-  }
-  Key.SplitDim = Dim;
+  const balancer::LaunchKey Key = launchKey(K, R, Dim);
+  const bool SeparateHardware = !shareCores(Devices);
   std::vector<std::string> Names;
   std::vector<unsigned long> Types;
   for (ExecDevice *D : Devices) {
     Names.push_back(D->Name);
     Types.push_back(D->Type & ~CL_DEVICE_TYPE_DEFAULT);
+  }
+  // A launch the balancer knows nothing of runs in chunks that the devices take while it runs
+  // (chunked_launch.hpp), rather than on a first guess of the split.
+  const config::ChunkPolicy Chunking = RT.config().Chunk;
+  if (Chunking == config::ChunkPolicy::Always ||
+      (Chunking == config::ChunkPolicy::Auto && SeparateHardware &&
+       RT.planner().decidesFromCosts() && !RT.balancer().knows(Key, Names))) {
+    if (Guard && !Plan) {
+      // Priced as an equal split would be.
+      std::vector<Slice> Even;
+      for (size_t I = 0; I < Devices.size(); ++I)
+        Even.push_back(
+            {Devices[I], Groups * I / Devices.size(), Groups * (I + 1) / Devices.size()});
+      Plan =
+          Guard->decide(Work, priceBytes(planBuffers(*Facts, R, Even, Regions, Range, Scalars, Dim),
+                                         Even, Q.exec(), SeparateHardware));
+      if (Plan->Launch.Run == planner::Mode::Whole)
+        return guardedWhole(*Plan);
+    }
+    ExecDevice *Home = std::find(Devices.begin(), Devices.end(), &Q.exec()) != Devices.end()
+                           ? &Q.exec()
+                           : Devices.front();
+    ChunkedLaunch L = chunkedLaunch(Q, K, R, *Facts, *Shape, *Home, Fail, recordOf(K, Request));
+    L.Joinable = [&] {
+      std::vector<ExecDevice *> Others;
+      for (ExecDevice *D : Devices)
+        if (D != Home)
+          Others.push_back(D);
+      return Others;
+    };
+    L.OpenFor = [](double) { return true; };
+    L.MayJoinLater = [] { return false; };
+    L.BalancerDevices = [&] { return Devices; };
+    if (Plan)
+      L.Note = GuardNote{Guard, Plan->Launch, Work};
+    L.SeparateHardware = SeparateHardware;
+    L.Forced = Chunking == config::ChunkPolicy::Always;
+    return runChunked(L);
   }
   // The balancer decides from what it heard: the launches left running before this one report
   // first, except the last one when it holds a split (its devices then have this launch queued
@@ -608,7 +738,6 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
                                   Before->Next == balancer::KeyState::Single ||
                                   Before->Next == balancer::KeyState::Fixed);
   Q.finishPending(Holding ? 1 : 0);
-  const bool SeparateHardware = !shareCores(Devices);
   const balancer::Split Proposal = RT.balancer().propose(
       Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT),
       SeparateHardware);

@@ -57,6 +57,7 @@ void GuardSlot::seed(const planner::GuardRecord &Record) {
 LaunchPlanner::LaunchPlanner(const config::Config &Settings)
     : Guarding(Settings.Split == config::SplitPolicy::Alternate ||
                (Settings.Split == config::SplitPolicy::Auto &&
+                Settings.Chunk != config::ChunkPolicy::Always &&
                 Settings.Balancer != config::BalancerKind::Uniform &&
                 Settings.Balancer != config::BalancerKind::Static)),
       Alternate(Settings.Split == config::SplitPolicy::Alternate),

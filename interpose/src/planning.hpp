@@ -43,8 +43,8 @@ class LaunchPlanner {
 public:
   explicit LaunchPlanner(const config::Config &Settings);
 
-  // Whether the guard decides (LIBSPLIT_SPLIT=auto with shares that adapt); otherwise every
-  // launch that can split does.
+  // Whether the guard decides (LIBSPLIT_SPLIT=auto with shares that adapt, LIBSPLIT_CHUNK not
+  // always); otherwise every launch that can split does.
   bool guarding() const { return Guarding; }
   // Whether the guard decides from costs (LIBSPLIT_SPLIT=auto): a kernel's first launch then
   // runs whole where the devices share hardware.

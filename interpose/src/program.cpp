@@ -214,9 +214,14 @@ void Program::buildSplitVariant(const std::string &Options) {
     for (ExecDevice *D : Devices)
       Needed[D->RealContext] = Needed[D->RealContext] || WorkFirst.empty() ||
                                WorkFirst.count(D->Type & ~CL_DEVICE_TYPE_DEFAULT) != 0;
+  // Devices not open yet, where they may open while a launch runs: the app's device builds now,
+  // so that a kernel's first launch can run in chunks there and the others join once open
+  // (chunked_launch.hpp).
+  const ExecDevice *ChunksFirst =
+      !Owner->splitDevicesOpen() && Owner->chunksWhileOpening() ? &Owner->primary() : nullptr;
   std::vector<ExecDevice *> Now, Later;
   for (ExecDevice *D : Devices)
-    (!WholeFirst && Needed[D->RealContext] ? Now : Later).push_back(D);
+    ((!WholeFirst && Needed[D->RealContext]) || D == ChunksFirst ? Now : Later).push_back(D);
   cl_int FirstError = CL_SUCCESS;
   std::string FirstLog;
   for (auto &[RealContext, Ids] : byRealContext(Now))

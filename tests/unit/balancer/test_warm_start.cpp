@@ -147,6 +147,16 @@ TEST_CASE("a seeded balancer starts from the converged shares and holds them", "
   CHECK(Second.propose(K, 1000, 3).Slices[0].Groups == 334);
 }
 
+TEST_CASE("a balancer knows a key it was seeded with or launched", "[warmstart]") {
+  Balancer B;
+  CHECK_FALSE(B.knows(key("seeded")));
+  B.seed({{key("seeded"), {0.5, 0.5}}});
+  CHECK(B.knows(key("seeded")));
+  CHECK_FALSE(B.knows(key("launched")));
+  B.propose(key("launched"), 100, 2);
+  CHECK(B.knows(key("launched")));
+}
+
 TEST_CASE("a searching key has nothing to save", "[warmstart]") {
   Balancer B;
   LaunchKey K = key("k");

@@ -70,6 +70,7 @@ TEST_CASE("unset controls take the table's defaults", "[config]") {
   CHECK(C.FirstSplit == FirstSplitMode::ByType);
   CHECK(C.Upload == UploadMode::Auto);
   CHECK(C.Split == SplitPolicy::Auto);
+  CHECK(C.Chunk == ChunkPolicy::Auto);
   CHECK(C.Open.What == OpenPolicy::When::Auto);
   CHECK(C.CacheDir == "/home/user/.cache/libsplit");
   CHECK(C.Cc.empty());
@@ -99,6 +100,7 @@ TEST_CASE("keyword controls list exactly the parser's names", "[config]") {
   CHECK(controlInfo(ControlId::FirstSplit).Accepted == join(FirstSplitNames));
   CHECK(controlInfo(ControlId::Upload).Accepted == join(UploadNames));
   CHECK(controlInfo(ControlId::Split).Accepted == join(SplitPolicyNames));
+  CHECK(controlInfo(ControlId::Chunk).Accepted == join(ChunkPolicyNames));
   CHECK(controlInfo(ControlId::Debug).Accepted == join(DebugCategoryNames) + ", all; comma list");
   for (const ControlInfo &Info : Controls) {
     INFO(Info.Name);
@@ -148,6 +150,7 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
       {"LIBSPLIT_UPLOAD", "AT-LAUNCH", "at-launch"},
       {"LIBSPLIT_SPLIT", "Always", "always"},
       {"LIBSPLIT_OPEN", "Now", "now"},
+      {"LIBSPLIT_CHUNK", " OFF", "off"},
       {"LIBSPLIT_OPEN", " 2.5 ", "2.5"},
       {"LIBSPLIT_OPEN", "0", "0"},
       {"LIBSPLIT_TUNING", "load", "load"},
@@ -238,6 +241,7 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
        "LIBSPLIT_FIRST_SPLIT: unknown value 'bytype'; accepted: by-type, uniform"},
       {"LIBSPLIT_UPLOAD", "eager",
        "LIBSPLIT_UPLOAD: unknown value 'eager'; accepted: auto, at-write, at-launch"},
+      {"LIBSPLIT_CHUNK", "yes", "LIBSPLIT_CHUNK: unknown value 'yes'; accepted: auto, off, always"},
       {"LIBSPLIT_OPEN", "later",
        "LIBSPLIT_OPEN: unknown value 'later'; accepted: auto, now, seconds >= 0"},
       {"LIBSPLIT_OPEN", "-1",

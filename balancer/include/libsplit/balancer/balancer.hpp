@@ -61,6 +61,8 @@ public:
   ObserveStatus observe(const LaunchKey &Key, const std::vector<DeviceMeasurement> &Measurements);
 
   std::optional<KeyTrace> trace(const LaunchKey &Key) const;
+  // Whether the balancer has anything for Key: launches of it, or shares seeded for it.
+  bool knows(const LaunchKey &Key) const;
 
   // Warm start: records are used as the first split of keys seen later (when the device count
   // matches); warmStartRecords returns every converged key plus the seeded records not seen yet.

@@ -1,0 +1,422 @@
+#include "chunked_launch.hpp"
+
+#include "merge.hpp"
+#include "queue.hpp"
+#include "runtime.hpp"
+
+#include "libsplit/planner/chunking.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <limits>
+#include <map>
+#include <mutex>
+
+namespace libsplit {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsBetween(Clock::time_point From, Clock::time_point To) {
+  return std::chrono::duration<double>(To - From).count();
+}
+
+// What a launch named by LIBSPLIT_FAIL_LAUNCH ends with, as for a split launch.
+constexpr cl_int InjectedFailure = CL_OUT_OF_RESOURCES;
+
+// A device taking part in the launch, and what its chunks did.
+struct Taker {
+  ExecDevice *Device = nullptr;
+  bool FromLow = false; // takes chunks from the low end: the app's device
+  bool Busy = false;    // a chunk of it runs
+  bool Stopped = false; // takes no more chunks
+  double AssumedRate = 0.0;
+  // Work-groups per second of its longest chunk, enqueue to end (a chunk's launch and wait
+  // count: they are what each further chunk costs).
+  double Rate = 0.0;
+  double LongestChunkSeconds = 0.0;
+  std::size_t Chunks = 0, Groups = 0;
+  std::size_t FirstGroup = std::numeric_limits<std::size_t>::max(), EndGroup = 0;
+  double KernelSeconds = 0.0, TransferSeconds = 0.0;
+  std::uint64_t BytesIn = 0, BytesOut = 0;
+  std::map<Buffer *, RangeSet> Need, Written; // over its chunks, root coordinates
+  double rate() const { return Rate > 0.0 ? Rate : AssumedRate; }
+};
+
+struct ChunkState {
+  std::mutex Mutex;
+  std::condition_variable Changed;
+  std::vector<Taker> Takers; // grows on the launching thread only, under Mutex
+  std::uint64_t Ended = 0;   // chunks ended so far
+  cl_int Error = CL_SUCCESS;
+};
+
+struct ChunkJob {
+  std::size_t Taker = 0;
+  std::size_t FirstGroup = 0, EndGroup = 0;
+  std::vector<std::pair<Buffer *, RangeSet>> Pushes;
+};
+
+// On the device's worker: the chunk's bytes in, its kernel, its wait.
+void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const ChunkJob &Job) {
+  const LaunchRequest &R = *L.R;
+  const auto Start = Clock::now();
+  cl_int Error = CL_SUCCESS;
+  for (const auto &[Root, Ranges] : Job.Pushes)
+    if ((Error = Root->pushOnWorker(Device, Ranges)) != CL_SUCCESS)
+      break;
+  const auto Pushed = Clock::now();
+  auto Enqueued = Pushed, Ended = Pushed;
+  double KernelSeconds = 0.0;
+  if (Error == CL_SUCCESS) {
+    if (cl_kernel Real = L.K->realWithArgs(Device, true, R.Args, Error)) {
+      const RealApi &Api = runtime().real();
+      const cl_uint SplitDim = L.Dim;
+      const cl_ulong NumGroups = L.Groups;
+      const cl_ulong Origin = R.Offset[L.Dim];
+      const cl_uint First = L.Facts->AppArgCount;
+      if ((Error = Api.clSetKernelArg(Real, First, sizeof(SplitDim), &SplitDim)) == CL_SUCCESS &&
+          (Error = Api.clSetKernelArg(Real, First + 1, sizeof(NumGroups), &NumGroups)) ==
+              CL_SUCCESS &&
+          (Error = Api.clSetKernelArg(Real, First + 2, sizeof(Origin), &Origin)) == CL_SUCCESS) {
+        std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
+        Offset[L.Dim] += Job.FirstGroup * R.Local[L.Dim];
+        Global[L.Dim] = (Job.EndGroup - Job.FirstGroup) * R.Local[L.Dim];
+        cl_event Done = nullptr;
+        Enqueued = Clock::now();
+        Error = enqueueRealKernel(Device, Real, R.WorkDim, Offset.data(), Global.data(),
+                                  R.Local.data(), &Done);
+        if (Error == CL_SUCCESS)
+          Error = awaitKernel(Done, KernelSeconds);
+        Ended = Clock::now();
+        runtime().timeline().span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended);
+      }
+    }
+  }
+  {
+    std::lock_guard<std::mutex> Lock(S.Mutex);
+    Taker &T = S.Takers[Job.Taker];
+    T.Busy = false;
+    ++S.Ended;
+    if (Error != CL_SUCCESS) {
+      if (S.Error == CL_SUCCESS)
+        S.Error = Error;
+    } else {
+      const std::size_t Groups = Job.EndGroup - Job.FirstGroup;
+      ++T.Chunks;
+      T.Groups += Groups;
+      T.FirstGroup = std::min(T.FirstGroup, Job.FirstGroup);
+      T.EndGroup = std::max(T.EndGroup, Job.EndGroup);
+      T.KernelSeconds += KernelSeconds;
+      T.TransferSeconds += secondsBetween(Start, Pushed);
+      const double Took = secondsBetween(Enqueued, Ended);
+      if (Took > T.LongestChunkSeconds) {
+        T.LongestChunkSeconds = Took;
+        T.Rate = static_cast<double>(Groups) / Took;
+      }
+    }
+  }
+  S.Changed.notify_all();
+}
+
+// What another device is assumed to run before its first chunk ends: the app's device's rate,
+// a tenth of it for a device of another type (a CPU beside a GPU), so that its first chunk is
+// short.
+double assumedRate(const ExecDevice &Device, const ExecDevice &Home, double HomeRate) {
+  const cl_device_type Mask = ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
+  return (Device.Type & Mask) == (Home.Type & Mask) ? HomeRate : HomeRate / 10.0;
+}
+
+} // namespace
+
+cl_int runChunked(const ChunkedLaunch &L) {
+  Runtime &RT = runtime();
+  const LaunchRequest &R = *L.R;
+  planner::ChunkSettings Settings;
+  if (L.Forced)
+    Settings.FloorSeconds = 0.0;
+  const planner::GuardSettings Prices;
+  const analysis::NDRange Range = ndrangeOf(R);
+  const analysis::LaunchArgs Scalars = scalarsOf(R);
+  L.Q->finishPending(); // earlier launches end, and are measured, before this one
+
+  // Which buffers merge: those a split along Dim merges, and every written one where the regions
+  // do not show the slices writing apart (a chunk boundary can fall anywhere).
+  const std::vector<Slice> Halves = {{L.Home, 0, L.Groups / 2}, {L.Home, L.Groups / 2, L.Groups}};
+  std::map<Buffer *, BufferPlan> Launch =
+      planBuffers(*L.Facts, R, Halves, L.Regions, Range, Scalars, L.Dim);
+  bool AnyDiffMerge = false, AnyCombine = false;
+  std::map<Buffer *, std::vector<std::uint8_t>> Snapshots;
+  for (auto &[Root, P] : Launch) {
+    P.Merge = P.Merge || (P.Writes && !L.DisjointWrites);
+    AnyDiffMerge |= P.Merge && P.Combine.empty();
+    AnyCombine |= !P.Combine.empty();
+    if (!P.Merge)
+      continue;
+    // Every device starts from the host's copy: deferred bytes come in, and it is kept.
+    if (cl_int Error = Root->holdOnHost(wholeOf(*Root)); Error != CL_SUCCESS)
+      return Error;
+    const std::uint8_t *Host = Root->hostData();
+    Snapshots[Root].assign(Host, Host + Root->size());
+  }
+
+  ChunkState S;
+  {
+    Taker Home;
+    Home.Device = L.Home;
+    Home.FromLow = true;
+    // A kernel measured before: its rate at this launch's size.
+    const double PerItem = L.K->chunkedSecondsPerItem();
+    double Items = 1.0;
+    for (cl_uint D = 0; D < R.WorkDim; ++D)
+      Items *= static_cast<double>(R.Global[D]);
+    if (PerItem > 0.0)
+      Home.AssumedRate = static_cast<double>(L.Groups) / (PerItem * Items);
+    else if (L.Forced)
+      Home.AssumedRate = 1.0; // the devices start together, as equally fast until measured
+    S.Takers.push_back(std::move(Home));
+  }
+  const auto LaunchStart = Clock::now();
+  std::size_t Lo = 0, Hi = L.Groups;
+  bool OpenAsked = false, WillJoin = false;
+  std::unique_lock<std::mutex> Lock(S.Mutex);
+  auto anyBusy = [&] {
+    return std::any_of(S.Takers.begin(), S.Takers.end(), [](const Taker &T) { return T.Busy; });
+  };
+  for (;;) {
+    if (S.Error != CL_SUCCESS)
+      break;
+    const double HomeRate = S.Takers.front().rate();
+    // Devices that can join now.
+    if (Lo < Hi && HomeRate > 0.0) {
+      Lock.unlock();
+      const std::vector<ExecDevice *> Joiners = L.Joinable();
+      if (!OpenAsked) {
+        // The app's device measured: a launch long enough to pay for the split devices opens
+        // them (they join once open); one that is not runs to its end there.
+        OpenAsked = true;
+        WillJoin = L.OpenFor(static_cast<double>(Hi - Lo) / HomeRate);
+      }
+      Lock.lock();
+      for (ExecDevice *D : Joiners)
+        if (std::none_of(S.Takers.begin(), S.Takers.end(),
+                         [&](const Taker &T) { return T.Device == D; })) {
+          Taker T;
+          T.Device = D;
+          T.AssumedRate = assumedRate(*D, *L.Home, HomeRate);
+          S.Takers.push_back(std::move(T));
+          RT.log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", D->Name,
+                         " joins its launch at work-group ", Hi, " of ", L.Groups);
+        }
+    }
+    const bool MoreComing = WillJoin && L.MayJoinLater();
+    for (std::size_t I = 0; I < S.Takers.size() && S.Error == CL_SUCCESS; ++I) {
+      Taker &T = S.Takers[I];
+      if (T.Busy || T.Stopped)
+        continue;
+      if (Lo >= Hi) {
+        T.Stopped = true;
+        continue;
+      }
+      const std::size_t Remaining = Hi - Lo;
+      double Total = 0.0, Others = 0.0;
+      std::size_t Active = 0;
+      for (const Taker &U : S.Takers)
+        if (!U.Stopped) {
+          Total += U.rate();
+          Others += &U == &T ? 0.0 : U.rate();
+          ++Active;
+        }
+      // Devices still opening or building count at the rate they are assumed to have.
+      if (MoreComing)
+        for (ExecDevice *D : L.Q->context().plannedSplitDevices())
+          if (std::none_of(S.Takers.begin(), S.Takers.end(),
+                           [&](const Taker &U) { return U.Device == D; }))
+            Total += assumedRate(*D, *L.Home, HomeRate);
+      std::size_t Chunk = 0;
+      if (T.FromLow && !(T.rate() > 0.0) && !L.Forced)
+        Chunk = planner::firstChunkGroups(L.Groups, Settings);
+      else if (Active == 1 && !MoreComing)
+        Chunk = Remaining; // alone, and no device is coming: the rest at once
+      else
+        Chunk = planner::nextChunkGroups(Remaining, T.rate(), Total, Settings);
+      if (!T.FromLow && T.Chunks == 0 && T.Rate <= 0.0 && !L.Forced) // short, to measure it
+        Chunk =
+            std::min(Chunk, planner::nextChunkGroups(Remaining, T.rate(),
+                                                     std::numeric_limits<double>::max(), Settings));
+      ChunkJob Job;
+      Job.Taker = I;
+      Job.FirstGroup = T.FromLow ? Lo : Hi - Chunk;
+      Job.EndGroup = T.FromLow ? Lo + Chunk : Hi;
+      const std::vector<Slice> One = {{T.Device, Job.FirstGroup, Job.EndGroup}};
+      std::map<Buffer *, BufferPlan> Plans =
+          planBuffers(*L.Facts, R, One, L.Regions, Range, Scalars, L.Dim);
+      std::uint64_t Bytes = 0, Gathered = 0;
+      for (auto &[Root, P] : Plans) {
+        RangeSet Missing = Root->missingOn(T.Device->Index, P.Need[0]);
+        if (Missing.empty() || (Root->neverWritten() && !Launch[Root].Merge))
+          continue; // undefined contents need not travel
+        Bytes += Missing.totalBytes();
+        Gathered += Root->missingOnHost(Missing).totalBytes();
+        Job.Pushes.emplace_back(Root, std::move(Missing));
+      }
+      // A device that is not the app's takes the chunk only if it ends it before the others
+      // would have run what remains.
+      if (!T.FromLow && !L.Forced &&
+          !planner::chunkPays(static_cast<double>(Bytes + Gathered) / Prices.LinkBytesPerSecond,
+                              static_cast<double>(Chunk) / T.rate(),
+                              Others > 0.0 ? static_cast<double>(Remaining) / Others
+                                           : std::numeric_limits<double>::infinity())) {
+        T.Stopped = true;
+        RT.log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", T.Device->Name,
+                       " takes no more chunks (its data would arrive too late)");
+        continue;
+      }
+      if (Gathered) {
+        // Bytes only another device holds come to the host first, once no chunk runs: the
+        // devices' pushes read the host copy, and the read queues on a device's worker.
+        S.Changed.wait(Lock, [&] { return !anyBusy(); });
+        Lock.unlock();
+        cl_int Error = CL_SUCCESS;
+        for (const auto &[Root, Ranges] : Job.Pushes)
+          if ((Error = Root->fetchToHost(Ranges)) != CL_SUCCESS)
+            break;
+        Lock.lock();
+        if (Error != CL_SUCCESS) {
+          S.Error = Error;
+          break;
+        }
+      }
+      for (auto &[Root, P] : Plans) {
+        if (Root->neverWritten() && !Launch[Root].Merge)
+          Root->markValidOn(T.Device->Index, Root->missingOn(T.Device->Index, P.Need[0]));
+        T.Need[Root].add(P.Need[0]);
+        T.Written[Root].add(P.Write[0]);
+      }
+      // Valid there from now on: the device's queue runs the push before any later command.
+      for (const auto &[Root, Ranges] : Job.Pushes)
+        Root->markValidOn(T.Device->Index, Ranges);
+      T.BytesIn += Bytes;
+      (T.FromLow ? Lo : Hi) = T.FromLow ? Job.EndGroup : Job.FirstGroup;
+      T.Busy = true;
+      T.Device->Worker->post(
+          [&L, &S, Device = T.Device, Job = std::move(Job)] { runChunk(L, S, *Device, Job); });
+    }
+    if (S.Error != CL_SUCCESS || (Lo >= Hi && !anyBusy()))
+      break;
+    const std::uint64_t Seen = S.Ended;
+    if (Lo < Hi && MoreComing)
+      S.Changed.wait_for(Lock, std::chrono::milliseconds(1));
+    else
+      S.Changed.wait(Lock, [&] { return S.Ended != Seen || S.Error != CL_SUCCESS; });
+  }
+  S.Changed.wait(Lock, [&] { return !anyBusy(); });
+  Lock.unlock();
+  L.K->noteLaunchLeftRunning(false);
+  if (S.Error != CL_SUCCESS)
+    return S.Error;
+
+  std::vector<Taker *> Ran;
+  for (Taker &T : S.Takers)
+    if (T.Chunks)
+      Ran.push_back(&T);
+  // Who holds what it wrote: a device alone, or a buffer whose slices write apart, keeps it;
+  // merged buffers come back to the host.
+  for (auto &[Root, P] : Launch) {
+    if (P.Merge && Ran.size() > 1) {
+      std::vector<MergeSlice> Parts(Ran.size());
+      for (std::size_t I = 0; I < Ran.size(); ++I) {
+        Parts[I].Device = Ran[I]->Device;
+        Parts[I].Written = Ran[I]->Written[Root];
+      }
+      if (cl_int Error =
+              mergeIntoHost(*Root, Snapshots[Root], Parts, P.Combine, L.ElementBytes(*Root));
+          Error != CL_SUCCESS)
+        return Error;
+      for (std::size_t I = 0; I < Ran.size(); ++I) {
+        Ran[I]->TransferSeconds += Parts[I].TransferSeconds;
+        Ran[I]->BytesOut += Parts[I].BytesOut;
+      }
+      continue;
+    }
+    for (Taker *T : Ran)
+      if (!T->Written[Root].empty())
+        Root->wroteOn(T->Device->Index, T->Written[Root]);
+  }
+  for (auto &[Root, P] : Launch) {
+    std::vector<RangeSet> NeedByDevice(L.Q->context().devices().size());
+    for (Taker *T : Ran)
+      NeedByDevice[T->Device->Index] = T->Need[Root];
+    Root->expectUse(std::move(NeedByDevice)); // where the app's next write of it goes
+  }
+  const double Makespan = secondsBetween(LaunchStart, Clock::now());
+
+  // What the next launches start from.
+  const Taker &Home = S.Takers.front();
+  double Items = 1.0;
+  for (cl_uint D = 0; D < R.WorkDim; ++D)
+    Items *= static_cast<double>(R.Global[D]);
+  if (Home.Rate > 0.0)
+    L.K->noteChunkedSecondsPerItem(static_cast<double>(L.Groups) / (Home.Rate * Items));
+  if (L.Note) {
+    L.Note->Guard->observe(L.Note->Launch, L.Note->Work, Makespan);
+    if (L.SeparateHardware && Home.Rate > 0.0)
+      L.Note->Guard->observeInferredWhole(L.Note->Work, static_cast<double>(L.Groups) / Home.Rate);
+  }
+  if (Ran.size() > 1 && L.BalancerDevices) {
+    // The balancer's next split of this key: the devices' measured rates.
+    const std::vector<ExecDevice *> Order = L.BalancerDevices();
+    std::vector<double> Shares;
+    double Sum = 0.0;
+    for (ExecDevice *D : Order) {
+      auto It =
+          std::find_if(Ran.begin(), Ran.end(), [&](const Taker *T) { return T->Device == D; });
+      if (It == Ran.end())
+        break;
+      Shares.push_back((*It)->Rate);
+      Sum += (*It)->Rate;
+    }
+    if (Shares.size() == Order.size() && Order.size() >= 2 && Sum > 0.0) {
+      for (double &Share : Shares)
+        Share /= Sum;
+      RT.balancer().startFrom(L.Key, std::move(Shares));
+    }
+  }
+  if (RT.recorder().wanted()) {
+    LaunchRecord Rec = L.Base;
+    Rec.Split = Ran.size() > 1;
+    if (!Rec.Split)
+      Rec.Unsplit = "it ran in chunks on one device: no other device could join in time";
+    Rec.SplitDim = L.Dim;
+    Rec.Purpose = "chunked";
+    Rec.Merged = AnyDiffMerge && Ran.size() > 1;
+    Rec.Combined = AnyCombine && Ran.size() > 1;
+    Rec.MakespanSeconds = Makespan;
+    for (const Taker *T : Ran) {
+      DeviceRecord D;
+      D.Name = T->Device->Name;
+      D.Share = static_cast<double>(T->Groups) / static_cast<double>(L.Groups);
+      D.FirstGroup = T->FirstGroup;
+      D.Groups = T->Groups;
+      D.KernelSeconds = T->KernelSeconds;
+      D.TransferSeconds = T->TransferSeconds;
+      D.BytesIn = T->BytesIn;
+      D.BytesOut = T->BytesOut;
+      Rec.Devices.push_back(std::move(D));
+    }
+    RT.recorder().record(Rec);
+  }
+  if (RT.log().enabled(config::DebugCategory::Split)) {
+    std::string Text;
+    for (const Taker *T : Ran)
+      Text += " " + T->Device->Name + "=" + std::to_string(T->Chunks) + " chunks/" +
+              std::to_string(T->Groups) + " groups";
+    RT.log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", L.Groups,
+                   " work-groups in chunks:", Text, " (", Makespan * 1e3, " ms)");
+  }
+  return L.Fail ? InjectedFailure : CL_SUCCESS;
+}
+
+} // namespace libsplit

@@ -1,0 +1,49 @@
+//===- chunking.hpp - A one-off launch balanced while it runs -------------===//
+//
+// A launch with nothing measured for it (a kernel's first launch at its size, or one launched
+// once) is cut into chunks of work-groups taken while it runs, in the manner of guided
+// self-scheduling: the app's device starts at once from the low end; every other device takes
+// chunks from the high end once it can run them (open, its program built) and while that pays
+// (its data arrives in time); chunks shrink toward the end so that the devices finish together.
+// Each device's part stays one contiguous range where two devices take part, so the next launch
+// finds its data where its slice is.
+//
+// Pure: no OpenCL, no clock. Rates are work-groups per second of a device's chunks, measured by
+// the caller (enqueue to end, so a chunk's launch cost counts).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+
+namespace libsplit::planner {
+
+struct ChunkSettings {
+  // The app's device's first chunk, when nothing is known of the kernel: this part of the
+  // launch's work-groups (at least one). Its time gives the kernel's rate.
+  std::size_t FirstChunkDivisor = 64;
+  // Guided: a device takes the remaining work-groups times its part of the devices' rates, over
+  // this divisor.
+  double Divisor = 2.0;
+  // A chunk lasts at least this long at its device's rate: each chunk costs a launch and a wait,
+  // which chunks shorter than this would show.
+  double FloorSeconds = 2e-3;
+};
+
+// Work-groups of a device's next chunk (1 to Remaining): Remaining times Rate over Divisor
+// times TotalRate (the rates of every device expected to take chunks, this one included), at
+// least FloorSeconds of work at Rate. Rates <= 0 or not finite: everything remaining.
+std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate,
+                            const ChunkSettings &Settings);
+
+// The app's device's first chunk of a launch of Groups work-groups, nothing measured.
+std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings);
+
+// Whether a device that is not the app's takes a chunk: it must have it done (its data in,
+// ArriveSeconds, then ChunkSeconds of kernel) before the devices already running would have run
+// all the remaining work-groups without it (OthersFinishSeconds). Otherwise the chunk would make
+// the launch longer, not shorter (a memory-bound kernel whose bytes take longer to move than the
+// app's device takes to run them).
+bool chunkPays(double ArriveSeconds, double ChunkSeconds, double OthersFinishSeconds);
+
+} // namespace libsplit::planner

@@ -1,0 +1,104 @@
+#include "libsplit/planner/chunking.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
+
+using namespace libsplit::planner;
+
+TEST_CASE("a chunk is the device's part of the remaining work over the divisor",
+          "[planner][chunking]") {
+  ChunkSettings S;
+  S.Divisor = 2.0;
+  S.FloorSeconds = 0.0;
+  // Two equal devices: a quarter of what remains.
+  CHECK(nextChunkGroups(1000, 10.0, 20.0, S) == 250);
+  // A device three times as fast as the other: 3/4 of the rates, over 2.
+  CHECK(nextChunkGroups(1000, 30.0, 40.0, S) == 375);
+  // Alone: half of what remains.
+  CHECK(nextChunkGroups(1000, 10.0, 10.0, S) == 500);
+  // Never more than remains, never nothing while some remains.
+  CHECK(nextChunkGroups(1, 10.0, 1000.0, S) == 1);
+  CHECK(nextChunkGroups(0, 10.0, 10.0, S) == 0);
+}
+
+TEST_CASE("a chunk lasts at least the floor at its device's rate", "[planner][chunking]") {
+  ChunkSettings S;
+  S.FloorSeconds = 2e-3;
+  // 10,000 groups/s: at least 20 groups, even near the end.
+  CHECK(nextChunkGroups(30, 1e4, 2e4, S) == 20);
+  CHECK(nextChunkGroups(15, 1e4, 2e4, S) == 15);
+}
+
+TEST_CASE("unknown rates take everything that remains", "[planner][chunking]") {
+  const ChunkSettings S;
+  CHECK(nextChunkGroups(700, 0.0, 10.0, S) == 700);
+  CHECK(nextChunkGroups(700, 10.0, 0.0, S) == 700);
+  CHECK(nextChunkGroups(700, -1.0, 10.0, S) == 700);
+}
+
+TEST_CASE("the first chunk is a small part of the launch, at least one group",
+          "[planner][chunking]") {
+  ChunkSettings S;
+  S.FirstChunkDivisor = 64;
+  CHECK(firstChunkGroups(6400, S) == 100);
+  CHECK(firstChunkGroups(10, S) == 1);
+  CHECK(firstChunkGroups(1, S) == 1);
+}
+
+TEST_CASE("a device whose data arrives too late takes no chunk", "[planner][chunking]") {
+  // A memory-bound kernel: the app's device would run the rest in 4 ms; the other device needs
+  // 50 ms for its bytes.
+  CHECK_FALSE(chunkPays(0.050, 0.002, 0.004));
+  // A compute-bound one: its bytes in 1 ms, its chunk 100 ms, the others 5 s.
+  CHECK(chunkPays(0.001, 0.100, 5.0));
+}
+
+namespace {
+
+// Two devices taking chunks from both ends, event by event, as the runtime does: returns each
+// device's finish time. Rates in groups per second; the second device can start at Join.
+std::vector<double> simulate(std::size_t Groups, double RateA, double RateB, double Join,
+                             const ChunkSettings &S) {
+  std::size_t Lo = 0, Hi = Groups;
+  double ClockA = 0.0, ClockB = Join;
+  const double Total = RateA + RateB;
+  while (Lo < Hi) {
+    // Whichever device is free first takes the next chunk.
+    if (ClockA <= ClockB) {
+      const std::size_t C = nextChunkGroups(Hi - Lo, RateA, Total, S);
+      Lo += C;
+      ClockA += static_cast<double>(C) / RateA;
+    } else {
+      const std::size_t C = nextChunkGroups(Hi - Lo, RateB, Total, S);
+      Hi -= C;
+      ClockB += static_cast<double>(C) / RateB;
+    }
+  }
+  return {ClockA, std::max(ClockB, Join)};
+}
+
+} // namespace
+
+TEST_CASE("two devices taking chunks from both ends finish together", "[planner][chunking]") {
+  ChunkSettings S;
+  S.FloorSeconds = 2e-3;
+  SECTION("equal devices") {
+    const std::vector<double> End = simulate(100000, 1e4, 1e4, 0.0, S);
+    // 10 s of work alone: 5 s each, within a floor's chunk.
+    CHECK(std::max(End[0], End[1]) == Approx(5.0).margin(0.01));
+    CHECK(std::abs(End[0] - End[1]) <= 2 * S.FloorSeconds + 1e-9);
+  }
+  SECTION("a device joining late") {
+    // The second device opens after 1 s: the first has run 1 s of work, the rest is shared.
+    const std::vector<double> End = simulate(100000, 1e4, 1e4, 1.0, S);
+    CHECK(std::max(End[0], End[1]) == Approx(5.5).margin(0.01));
+  }
+  SECTION("a device a hundred times slower") {
+    const std::vector<double> End = simulate(100000, 1e4, 1e2, 0.0, S);
+    const double Alone = 100000 / 1e4;
+    CHECK(std::max(End[0], End[1]) <= Alone);
+    CHECK(std::max(End[0], End[1]) == Approx(100000 / (1e4 + 1e2)).margin(0.05));
+  }
+}
