@@ -33,10 +33,12 @@ struct Taker {
   bool Busy = false;    // a chunk of it runs
   bool Stopped = false; // takes no more chunks
   double AssumedRate = 0.0;
-  // Work-groups per second of its longest chunk, enqueue to end (a chunk's launch and wait
-  // count: they are what each further chunk costs).
+  // Work-groups per second, enqueue to end (a chunk's launch and wait count: they are what each
+  // further chunk costs), of its largest chunk after its first: a device's first chunk also
+  // pays for its first use of the kernel (a fresh context's first launch, PoCL's compilation),
+  // which no later chunk does.
   double Rate = 0.0;
-  double LongestChunkSeconds = 0.0;
+  std::size_t RateGroups = 0;
   std::size_t Chunks = 0, Groups = 0;
   std::size_t FirstGroup = std::numeric_limits<std::size_t>::max(), EndGroup = 0;
   double KernelSeconds = 0.0, TransferSeconds = 0.0;
@@ -92,6 +94,10 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
           Error = awaitKernel(Done, KernelSeconds);
         Ended = Clock::now();
         runtime().timeline().span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended);
+        runtime().log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ",
+                              Device.Name, " ran work-groups [", Job.FirstGroup, ", ",
+                              Job.EndGroup, ") in ", secondsBetween(Enqueued, Ended) * 1e3,
+                              " ms");
       }
     }
   }
@@ -112,8 +118,8 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
       T.KernelSeconds += KernelSeconds;
       T.TransferSeconds += secondsBetween(Start, Pushed);
       const double Took = secondsBetween(Enqueued, Ended);
-      if (Took > T.LongestChunkSeconds) {
-        T.LongestChunkSeconds = Took;
+      if (Took > 0.0 && (T.Chunks <= 2 || Groups >= T.RateGroups)) {
+        T.RateGroups = Groups;
         T.Rate = static_cast<double>(Groups) / Took;
       }
     }
@@ -365,20 +371,20 @@ cl_int runChunked(const ChunkedLaunch &L) {
     if (L.SeparateHardware && Home.Rate > 0.0)
       L.Note->Guard->observeInferredWhole(L.Note->Work, static_cast<double>(L.Groups) / Home.Rate);
   }
-  if (Ran.size() > 1 && L.BalancerDevices) {
-    // The balancer's next split of this key: the devices' measured rates.
+  if (L.BalancerDevices) {
+    // The balancer's next split of this key: the devices' measured rates; a device that took no
+    // chunk starts without work, as at a first split by type, and is probed later. (Once the
+    // balancer knows the key, its next launches are not chunked again.)
     const std::vector<ExecDevice *> Order = L.BalancerDevices();
     std::vector<double> Shares;
     double Sum = 0.0;
     for (ExecDevice *D : Order) {
       auto It =
           std::find_if(Ran.begin(), Ran.end(), [&](const Taker *T) { return T->Device == D; });
-      if (It == Ran.end())
-        break;
-      Shares.push_back((*It)->Rate);
-      Sum += (*It)->Rate;
+      Shares.push_back(It == Ran.end() ? 0.0 : (*It)->Rate);
+      Sum += Shares.back();
     }
-    if (Shares.size() == Order.size() && Order.size() >= 2 && Sum > 0.0) {
+    if (Order.size() >= 2 && Sum > 0.0) {
       for (double &Share : Shares)
         Share /= Sum;
       RT.balancer().startFrom(L.Key, std::move(Shares));

@@ -381,6 +381,16 @@ balancer::LaunchKey launchKey(Kernel &K, const LaunchRequest &R, cl_uint Dim) {
   return Key;
 }
 
+// Whether Device takes chunks of a launch whose app's device is Home: a device of Home's type,
+// or any with LIBSPLIT_FIRST_SPLIT=uniform. (A CPU beside a GPU app, as at a first split: its
+// first chunk includes PoCL's compilation of the kernel and can outlast the GPUs' whole launch;
+// the balancer probes it later.)
+bool takesChunks(const ExecDevice &Device, const ExecDevice &Home) {
+  const cl_device_type Mask = ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
+  return runtime().config().FirstSplit == config::FirstSplitMode::Uniform ||
+         (Device.Type & Mask) == (Home.Type & Mask);
+}
+
 // A chunked launch's fixed parts; the caller says who joins.
 ChunkedLaunch chunkedLaunch(Queue &Q, Kernel &K, const LaunchRequest &R,
                             const CompiledKernel &Facts, const SplitShape &Shape, ExecDevice &Home,
@@ -439,8 +449,10 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
     return Able;
   };
   L.Joinable = [&Home, able] {
-    std::vector<ExecDevice *> Others = able();
-    Others.erase(std::remove(Others.begin(), Others.end(), &Home), Others.end());
+    std::vector<ExecDevice *> Others;
+    for (ExecDevice *D : able())
+      if (D != &Home && takesChunks(*D, Home))
+        Others.push_back(D);
     return Others;
   };
   L.OpenFor = [&C](double Seconds) { return C.openForLongLaunch(Seconds); };
@@ -716,7 +728,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     L.Joinable = [&] {
       std::vector<ExecDevice *> Others;
       for (ExecDevice *D : Devices)
-        if (D != Home)
+        if (D != Home && (L.Forced || takesChunks(*D, *Home)))
           Others.push_back(D);
       return Others;
     };

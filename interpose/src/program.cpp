@@ -256,9 +256,26 @@ void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string
     cl_int Error = CL_SUCCESS;
     std::string Log;
     // Started by a launch that may split: the devices are open by then (one that failed to
-    // open stays out).
-    for (const auto &[RealContext, Ids] : byRealContext(Later))
+    // open stays out). The contexts of devices of the app's device's type first (a second GPU
+    // joins a launch before a CPU beside it would: chunked_launch.hpp), each published as it
+    // ends.
+    const auto Grouped = byRealContext(Later);
+    std::vector<std::pair<cl_context, std::vector<cl_device_id>>> Ordered(Grouped.begin(),
+                                                                          Grouped.end());
+    const cl_device_type Mask = ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
+    const cl_device_type AppType = Owner->primary().Type & Mask;
+    std::stable_partition(Ordered.begin(), Ordered.end(), [&](const auto &Group) {
+      return std::any_of(Later.begin(), Later.end(), [&](const ExecDevice *D) {
+        return D->RealContext == Group.first && (D->Type & Mask) == AppType;
+      });
+    });
+    for (const auto &[RealContext, Ids] : Ordered) {
       buildOn(RealContext, Ids, Options, Error, Log);
+      std::lock_guard<std::mutex> Lock(Mutex);
+      for (cl_device_id Id : Ids)
+        Pending.erase(Id);
+      ++FactsGeneration;
+    }
     {
       std::lock_guard<std::mutex> Lock(Mutex);
       std::size_t Made = 0;
