@@ -95,9 +95,8 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
         Ended = Clock::now();
         runtime().timeline().span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended);
         runtime().log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ",
-                              Device.Name, " ran work-groups [", Job.FirstGroup, ", ",
-                              Job.EndGroup, ") in ", secondsBetween(Enqueued, Ended) * 1e3,
-                              " ms");
+                              Device.Name, " ran work-groups [", Job.FirstGroup, ", ", Job.EndGroup,
+                              ") in ", secondsBetween(Enqueued, Ended) * 1e3, " ms");
       }
     }
   }
@@ -130,9 +129,13 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
 // What another device is assumed to run before its first chunk ends: the app's device's rate,
 // a tenth of it for a device of another type (a CPU beside a GPU), so that its first chunk is
 // short.
-double assumedRate(const ExecDevice &Device, const ExecDevice &Home, double HomeRate) {
+bool sameType(const ExecDevice &A, const ExecDevice &B) {
   const cl_device_type Mask = ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
-  return (Device.Type & Mask) == (Home.Type & Mask) ? HomeRate : HomeRate / 10.0;
+  return (A.Type & Mask) == (B.Type & Mask);
+}
+
+double assumedRate(const ExecDevice &Device, const ExecDevice &Home, double HomeRate) {
+  return sameType(Device, Home) ? HomeRate : HomeRate / 10.0;
 }
 
 } // namespace
@@ -241,17 +244,22 @@ cl_int runChunked(const ChunkedLaunch &L) {
           if (std::none_of(S.Takers.begin(), S.Takers.end(),
                            [&](const Taker &U) { return U.Device == D; }))
             Total += assumedRate(*D, *L.Home, HomeRate);
+      // A device's first chunk measures its rate: the launch's first chunk's size (no
+      // smaller: a GPU's rate on a chunk smaller than it runs at once is far below its own);
+      // no later chunk is smaller either, but the last.
+      const std::size_t FirstChunk = L.Forced ? 1 : planner::firstChunkGroups(L.Groups, Settings);
       std::size_t Chunk = 0;
-      if (T.FromLow && !(T.rate() > 0.0) && !L.Forced)
-        Chunk = planner::firstChunkGroups(L.Groups, Settings);
+      if (!L.Forced && T.Chunks == 0 && (!T.FromLow || !(T.rate() > 0.0)))
+        // A device of another type (a CPU beside GPUs, LIBSPLIT_FIRST_SPLIT=uniform) may be
+        // far slower than assumed: its first chunk is the floor's.
+        Chunk = sameType(*T.Device, *L.Home)
+                    ? std::min(FirstChunk, Remaining)
+                    : planner::nextChunkGroups(Remaining, T.rate(),
+                                               std::numeric_limits<double>::max(), Settings);
       else if (Active == 1 && !MoreComing)
         Chunk = Remaining; // alone, and no device is coming: the rest at once
       else
-        Chunk = planner::nextChunkGroups(Remaining, T.rate(), Total, Settings);
-      if (!T.FromLow && T.Chunks == 0 && T.Rate <= 0.0 && !L.Forced) // short, to measure it
-        Chunk =
-            std::min(Chunk, planner::nextChunkGroups(Remaining, T.rate(),
-                                                     std::numeric_limits<double>::max(), Settings));
+        Chunk = planner::nextChunkGroups(Remaining, T.rate(), Total, Settings, FirstChunk);
       ChunkJob Job;
       Job.Taker = I;
       Job.FirstGroup = T.FromLow ? Lo : Hi - Chunk;

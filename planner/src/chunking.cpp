@@ -6,7 +6,7 @@
 namespace libsplit::planner {
 
 std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate,
-                            const ChunkSettings &Settings) {
+                            const ChunkSettings &Settings, std::size_t MinGroups) {
   if (Remaining == 0)
     return 0;
   if (!(Rate > 0.0) || !(TotalRate > 0.0) || !std::isfinite(Rate) || !std::isfinite(TotalRate))
@@ -15,7 +15,7 @@ std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate
   const double Guided =
       std::ceil(static_cast<double>(Remaining) * Part / std::max(1.0, Settings.Divisor));
   const double Floor = std::ceil(Settings.FloorSeconds * Rate);
-  const double Groups = std::max({Guided, Floor, 1.0});
+  const double Groups = std::max({Guided, Floor, static_cast<double>(MinGroups), 1.0});
   return Groups >= static_cast<double>(Remaining) ? Remaining : static_cast<std::size_t>(Groups);
 }
 

@@ -31,6 +31,13 @@ TEST_CASE("a chunk lasts at least the floor at its device's rate", "[planner][ch
   CHECK(nextChunkGroups(15, 1e4, 2e4, S) == 15);
 }
 
+TEST_CASE("a chunk is no smaller than the minimum asked", "[planner][chunking]") {
+  ChunkSettings S;
+  S.FloorSeconds = 0.0;
+  CHECK(nextChunkGroups(10000, 10.0, 1000.0, S, 2048) == 2048);
+  CHECK(nextChunkGroups(1000, 10.0, 1000.0, S, 2048) == 1000);
+}
+
 TEST_CASE("unknown rates take everything that remains", "[planner][chunking]") {
   const ChunkSettings S;
   CHECK(nextChunkGroups(700, 0.0, 10.0, S) == 700);

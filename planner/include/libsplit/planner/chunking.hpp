@@ -32,9 +32,12 @@ struct ChunkSettings {
 
 // Work-groups of a device's next chunk (1 to Remaining): Remaining times Rate over Divisor
 // times TotalRate (the rates of every device expected to take chunks, this one included), at
-// least FloorSeconds of work at Rate. Rates <= 0 or not finite: everything remaining.
+// least FloorSeconds of work at Rate and at least MinGroups. Rates <= 0 or not finite:
+// everything remaining. (A GPU runs a chunk smaller than the work-groups it holds at once in
+// about the time of a full one: chunks no smaller than the first, which measured the rate, keep
+// the rate true.)
 std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate,
-                            const ChunkSettings &Settings);
+                            const ChunkSettings &Settings, std::size_t MinGroups = 1);
 
 // The app's device's first chunk of a launch of Groups work-groups, nothing measured.
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings);
