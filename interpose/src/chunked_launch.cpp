@@ -202,13 +202,39 @@ cl_int runChunked(const ChunkedLaunch &L) {
     if (Lo < Hi && HomeRate > 0.0) {
       Lock.unlock();
       const std::vector<ExecDevice *> Joiners = L.Joinable();
+      bool Prefetch = false;
       if (!OpenAsked) {
         // The app's device measured: a launch long enough to pay for the split devices opens
         // them (they join once open); one that is not runs to its end there.
         OpenAsked = true;
         WillJoin = L.OpenFor(static_cast<double>(Hi - Lo) / HomeRate);
+        Prefetch = WillJoin;
       }
       Lock.lock();
+      if (Prefetch) {
+        // What the rest of the launch needs comes to the host now, while nothing runs: a byte
+        // only the app's device holds would otherwise reach a joining device only once the
+        // app's device's chunk running then has ended (its queue is in order).
+        S.Changed.wait(Lock, [&] { return !anyBusy(); });
+        Lock.unlock();
+        // Only where that is cheap beside the rest of the launch (a memory-bound kernel's
+        // chunks pay for no transfer: chunkPays).
+        const std::vector<Slice> Rest = {{L.Home, Lo, Hi}};
+        std::map<Buffer *, BufferPlan> Needed =
+            planBuffers(*L.Facts, R, Rest, L.Regions, Range, Scalars, L.Dim);
+        double Bytes = 0.0;
+        for (auto &[Root, P] : Needed)
+          if (!Root->neverWritten() || Launch[Root].Merge)
+            Bytes += static_cast<double>(Root->missingOnHost(P.Need[0]).totalBytes());
+        if (Bytes / Prices.LinkBytesPerSecond < 0.1 * static_cast<double>(Hi - Lo) / HomeRate)
+          for (auto &[Root, P] : Needed)
+            if (!Root->neverWritten() || Launch[Root].Merge)
+              if (cl_int Error = Root->fetchToHost(P.Need[0]); Error != CL_SUCCESS)
+                S.Error = Error;
+        Lock.lock();
+        if (S.Error != CL_SUCCESS)
+          break;
+      }
       for (ExecDevice *D : Joiners)
         if (std::none_of(S.Takers.begin(), S.Takers.end(),
                          [&](const Taker &T) { return T.Device == D; })) {
