@@ -134,6 +134,20 @@ bool sameType(const ExecDevice &A, const ExecDevice &B) {
   return (A.Type & Mask) == (B.Type & Mask);
 }
 
+// The work-groups of R a device runs at once, about: a chunk smaller than that leaves it partly
+// idle and runs in about the time of a full one, so its rate would say little. A GPU holds about
+// 2048 work-items per compute unit (NVIDIA's limit per multiprocessor); a CPU runs a work-group
+// per core.
+std::size_t residentGroups(const ExecDevice &Device, const LaunchRequest &R) {
+  std::size_t ItemsPerGroup = 1;
+  for (cl_uint D = 0; D < R.WorkDim; ++D)
+    ItemsPerGroup *= R.Local[D];
+  const std::size_t Units = std::max<cl_uint>(Device.ComputeUnits, 1);
+  if (!(Device.Type & CL_DEVICE_TYPE_GPU))
+    return Units;
+  return (Units * 2048 + ItemsPerGroup - 1) / ItemsPerGroup;
+}
+
 double assumedRate(const ExecDevice &Device, const ExecDevice &Home, double HomeRate) {
   return sameType(Device, Home) ? HomeRate : HomeRate / 10.0;
 }
@@ -270,10 +284,12 @@ cl_int runChunked(const ChunkedLaunch &L) {
           if (std::none_of(S.Takers.begin(), S.Takers.end(),
                            [&](const Taker &U) { return U.Device == D; }))
             Total += assumedRate(*D, *L.Home, HomeRate);
-      // A device's first chunk measures its rate: the launch's first chunk's size (no
-      // smaller: a GPU's rate on a chunk smaller than it runs at once is far below its own);
-      // no later chunk is smaller either, but the last.
-      const std::size_t FirstChunk = L.Forced ? 1 : planner::firstChunkGroups(L.Groups, Settings);
+      // A device's first chunk measures its rate: 1/64 of the launch, and no less than the
+      // device runs at once (a GPU's rate on a chunk smaller than that is far below its own);
+      // no later chunk is smaller than that either, but the last.
+      const std::size_t Resident = L.Forced ? 1 : residentGroups(*T.Device, R);
+      const std::size_t FirstChunk =
+          L.Forced ? 1 : std::max(planner::firstChunkGroups(L.Groups, Settings), Resident);
       std::size_t Chunk = 0;
       if (!L.Forced && T.Chunks == 0 && (!T.FromLow || !(T.rate() > 0.0)))
         // A device of another type (a CPU beside GPUs, LIBSPLIT_FIRST_SPLIT=uniform) may be
@@ -285,7 +301,7 @@ cl_int runChunked(const ChunkedLaunch &L) {
       else if (Active == 1 && !MoreComing)
         Chunk = Remaining; // alone, and no device is coming: the rest at once
       else
-        Chunk = planner::nextChunkGroups(Remaining, T.rate(), Total, Settings, FirstChunk);
+        Chunk = planner::nextChunkGroups(Remaining, T.rate(), Total, Settings, Resident);
       ChunkJob Job;
       Job.Taker = I;
       Job.FirstGroup = T.FromLow ? Lo : Hi - Chunk;

@@ -138,6 +138,8 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     Real.clGetDeviceInfo(W.Real, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(cl_ulong), &Exec->LocalMemSize,
                          nullptr);
     Real.clGetDeviceInfo(W.Real, CL_DEVICE_TYPE, sizeof(cl_device_type), &Exec->Type, nullptr);
+    Real.clGetDeviceInfo(W.Real, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cl_uint), &Exec->ComputeUnits,
+                         nullptr);
     char Version[512] = {};
     unsigned Major = 1, Minor = 0;
     Real.clGetDeviceInfo(W.Real, CL_DEVICE_VERSION, sizeof(Version) - 1, Version, nullptr);

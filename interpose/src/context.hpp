@@ -33,6 +33,7 @@ struct ExecDevice {
   std::size_t MaxWorkGroupSize = 0;
   std::vector<std::size_t> MaxWorkItemSizes;
   cl_ulong LocalMemSize = 0;
+  cl_uint ComputeUnits = 1;
   unsigned Version = 0; // OpenCL version of the device: 10 * major + minor
   cl_device_type Type = 0;
   std::unique_ptr<DeviceWorker> Worker;
@@ -123,6 +124,8 @@ public:
   // they are open or opening.
   bool openForLongLaunch(double PredictedSeconds);
   bool openingStarted() const { return OpeningStarted.load(std::memory_order_relaxed); }
+  // How long the app waits, or a launch is predicted to last, before the split devices open.
+  double openAfterSeconds() const { return OpenAfterSeconds; }
   // The split devices may open while a launch runs (on another thread, beside it).
   bool opensInBackground() const { return OpenInBackground; }
   // Whether its launches may run in chunks while its split devices open (LIBSPLIT_CHUNK auto,

@@ -82,7 +82,8 @@ public:
   void noteLaunchLeftRunning(bool Yes) { LeftRunning.store(Yes, std::memory_order_relaxed); }
 
   // Seconds per work-item that its last launch run in chunks took on the app's device (0: none
-  // ran): whether a later launch is long enough to run in chunks while the split devices open.
+  // ran yet; negative: its launches cannot run in chunks before the split devices open): whether
+  // a later launch is long enough to run in chunks while they open.
   double chunkedSecondsPerItem() const {
     return ChunkedSecondsPerItem.load(std::memory_order_relaxed);
   }

@@ -421,9 +421,14 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
                                         const CompiledKernel &Facts, bool Fail) {
   Context &C = Q.context();
   ExecDevice &Home = Q.exec();
-  if (!C.chunksWhileOpening() || !Home.Splits || !K.program().splitProgramFor(Home) ||
-      atomicsCombined(Facts, Request))
+  if (!C.chunksWhileOpening())
     return std::nullopt;
+  auto never = [&K] {
+    K.noteChunkedSecondsPerItem(-1.0); // its launches go the direct way from now on
+    return std::nullopt;
+  };
+  if (!Home.Splits || !K.program().splitProgramFor(Home) || atomicsCombined(Facts, Request))
+    return never();
   const double PerItem = K.chunkedSecondsPerItem();
   if (PerItem > 0.0 && !C.openingStarted() && !C.openForLongLaunch(PerItem * workItems(Request)))
     return std::nullopt;
@@ -435,10 +440,10 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
   std::string Why;
   bool Movable = false;
   if (!canRun(K, Home, R, Why))
-    return std::nullopt;
+    return never();
   const std::optional<SplitShape> Shape = shapeOf(Facts, R, Why, Movable);
   if (!Shape || !Shape->DisjointWrites)
-    return std::nullopt;
+    return never();
   ChunkedLaunch L = chunkedLaunch(Q, K, R, Facts, *Shape, Home, Fail, recordOf(K, Request));
   auto able = [&K, &R, &C] {
     std::vector<ExecDevice *> Able;
@@ -514,6 +519,13 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   if (R.EventWanted || !(OneDevice || SettledWhole) || RT.config().FailLaunch != 0 ||
       RT.recorder().wanted() || RT.timeline().enabled() || RT.log().enabled(config::LogLevel::Info))
     return false;
+  // A kernel's first launch, and one measured long enough, may run in chunks while the split
+  // devices open (chunkWhileOpening): not here.
+  if (OneDevice && !C.splitDevicesOpen() && C.chunksWhileOpening()) {
+    const double PerItem = K.chunkedSecondsPerItem();
+    if (PerItem == 0.0 || (PerItem > 0.0 && PerItem * workItems(R) >= C.openAfterSeconds()))
+      return false;
+  }
   ExecDevice &Device = Q.exec();
   auto Start = [&](cl_int &Error, std::vector<KernelArg> &Kept) {
     std::lock_guard<std::mutex> DataLock(C.dataLock());

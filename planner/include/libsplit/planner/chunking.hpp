@@ -34,8 +34,7 @@ struct ChunkSettings {
 // times TotalRate (the rates of every device expected to take chunks, this one included), at
 // least FloorSeconds of work at Rate and at least MinGroups. Rates <= 0 or not finite:
 // everything remaining. (A GPU runs a chunk smaller than the work-groups it holds at once in
-// about the time of a full one: chunks no smaller than the first, which measured the rate, keep
-// the rate true.)
+// about the time of a full one: chunks no smaller than that keep its measured rate true.)
 std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate,
                             const ChunkSettings &Settings, std::size_t MinGroups = 1);
 
