@@ -284,12 +284,16 @@ cl_int runChunked(const ChunkedLaunch &L) {
           if (std::none_of(S.Takers.begin(), S.Takers.end(),
                            [&](const Taker &U) { return U.Device == D; }))
             Total += assumedRate(*D, *L.Home, HomeRate);
-      // A device's first chunk measures its rate: 1/64 of the launch, and no less than the
-      // device runs at once (a GPU's rate on a chunk smaller than that is far below its own);
-      // no later chunk is smaller than that either, but the last.
+      // A device's first chunk measures its rate. The app's device's: 1/64 of the launch, soon
+      // done, so that the devices open early where the launch is long (a GPU's rate on a chunk
+      // smaller than it runs at once is below its own: the launch looks longer than it is). A
+      // joining device's: as large, and no less than it runs at once, for a true rate; no
+      // later chunk is smaller than that either, but the last.
       const std::size_t Resident = L.Forced ? 1 : residentGroups(*T.Device, R);
-      const std::size_t FirstChunk =
-          L.Forced ? 1 : std::max(planner::firstChunkGroups(L.Groups, Settings), Resident);
+      const std::size_t FirstChunk = L.Forced
+                                         ? 1
+                                         : std::max(planner::firstChunkGroups(L.Groups, Settings),
+                                                    T.FromLow ? std::size_t(1) : Resident);
       std::size_t Chunk = 0;
       if (!L.Forced && T.Chunks == 0 && (!T.FromLow || !(T.rate() > 0.0)))
         // A device of another type (a CPU beside GPUs, LIBSPLIT_FIRST_SPLIT=uniform) may be
