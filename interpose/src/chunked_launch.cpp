@@ -284,28 +284,20 @@ cl_int runChunked(const ChunkedLaunch &L) {
           if (std::none_of(S.Takers.begin(), S.Takers.end(),
                            [&](const Taker &U) { return U.Device == D; }))
             Total += assumedRate(*D, *L.Home, HomeRate);
-      // A device's first chunk measures its rate. The app's device's: 1/64 of the launch, soon
-      // done, so that the devices open early where the launch is long (a GPU's rate on a chunk
-      // smaller than it runs at once is below its own: the launch looks longer than it is). A
-      // joining device's: as large, and no less than it runs at once, for a true rate; no
-      // later chunk is smaller than that either, but the last.
-      const std::size_t Resident = L.Forced ? 1 : residentGroups(*T.Device, R);
-      const std::size_t FirstChunk = L.Forced
-                                         ? 1
-                                         : std::max(planner::firstChunkGroups(L.Groups, Settings),
-                                                    T.FromLow ? std::size_t(1) : Resident);
-      std::size_t Chunk = 0;
-      if (!L.Forced && T.Chunks == 0 && (!T.FromLow || !(T.rate() > 0.0)))
-        // A device of another type (a CPU beside GPUs, LIBSPLIT_FIRST_SPLIT=uniform) may be
-        // far slower than assumed: its first chunk is the floor's.
-        Chunk = sameType(*T.Device, *L.Home)
-                    ? std::min(FirstChunk, Remaining)
-                    : planner::nextChunkGroups(Remaining, T.rate(),
-                                               std::numeric_limits<double>::max(), Settings);
-      else if (Active == 1 && !MoreComing)
-        Chunk = Remaining; // alone, and no device is coming: the rest at once
-      else
-        Chunk = planner::nextChunkGroups(Remaining, T.rate(), Total, Settings, Resident);
+      planner::ChunkTaker Taking;
+      Taking.AppDevice = T.FromLow;
+      Taking.SameTypeAsApp = sameType(*T.Device, *L.Home);
+      Taking.ChunksDone = T.Chunks;
+      Taking.Rate = T.rate();
+      Taking.Resident = residentGroups(*T.Device, R);
+      planner::ChunkRound Round;
+      Round.Groups = L.Groups;
+      Round.Remaining = Remaining;
+      Round.TotalRate = Total;
+      Round.Active = Active;
+      Round.MoreComing = MoreComing;
+      Round.Forced = L.Forced;
+      const std::size_t Chunk = planner::chunkFor(Taking, Round, Settings);
       ChunkJob Job;
       Job.Taker = I;
       Job.FirstGroup = T.FromLow ? Lo : Hi - Chunk;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace libsplit::planner {
 
@@ -22,6 +23,30 @@ std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings) {
   return std::clamp<std::size_t>(Groups / std::max<std::size_t>(Settings.FirstChunkDivisor, 1), 1,
                                  std::max<std::size_t>(Groups, 1));
+}
+
+std::size_t chunkFor(const ChunkTaker &Taker, const ChunkRound &Round,
+                     const ChunkSettings &Settings) {
+  if (Round.Remaining == 0)
+    return 0;
+  if (Round.Forced)
+    return Round.Active == 1 && !Round.MoreComing
+               ? Round.Remaining
+               : nextChunkGroups(Round.Remaining, Taker.Rate, Round.TotalRate, Settings);
+  const bool Measuring = Taker.ChunksDone == 0 && (!Taker.AppDevice || !(Taker.Rate > 0.0));
+  if (Measuring) {
+    if (!Taker.SameTypeAsApp)
+      return nextChunkGroups(Round.Remaining, Taker.Rate, std::numeric_limits<double>::max(),
+                             Settings);
+    const std::size_t First =
+        std::max(firstChunkGroups(Round.Groups, Settings),
+                 Taker.AppDevice ? std::size_t(1) : std::max<std::size_t>(Taker.Resident, 1));
+    return std::min(First, Round.Remaining);
+  }
+  if (Round.Active == 1 && !Round.MoreComing)
+    return Round.Remaining;
+  return nextChunkGroups(Round.Remaining, Taker.Rate, Round.TotalRate, Settings,
+                         std::max<std::size_t>(Taker.Resident, 1));
 }
 
 bool chunkPays(double ArriveSeconds, double ChunkSeconds, double OthersFinishSeconds) {

@@ -109,3 +109,73 @@ TEST_CASE("two devices taking chunks from both ends finish together", "[planner]
     CHECK(std::max(End[0], End[1]) == Approx(100000 / (1e4 + 1e2)).margin(0.05));
   }
 }
+
+TEST_CASE("the chunk each device is handed", "[planner][chunking]") {
+  ChunkSettings S; // first chunk 1/64, floor 2 ms, divisor 2
+  ChunkRound Round;
+  Round.Groups = 131072;
+  Round.Remaining = 131072;
+  ChunkTaker App;
+  App.AppDevice = true;
+  App.Resident = 4224;
+  SECTION("the app's device, nothing known: 1/64 of the launch, below what it runs at once") {
+    CHECK(chunkFor(App, Round, S) == 2048);
+  }
+  SECTION("the app's device measured, alone, nobody coming: the rest at once") {
+    App.ChunksDone = 1;
+    App.Rate = 30000.0;
+    Round.Remaining = 129024;
+    Round.TotalRate = 30000.0;
+    CHECK(chunkFor(App, Round, S) == 129024);
+  }
+  SECTION("a rate known from an earlier launch counts as measured") {
+    App.Rate = 30000.0;
+    Round.TotalRate = 60000.0;
+    Round.MoreComing = true;
+    CHECK(chunkFor(App, Round, S) == 131072 / 4);
+  }
+  SECTION("the app's device with a second GPU coming: a quarter, at least what it runs at once") {
+    App.ChunksDone = 1;
+    App.Rate = 30000.0;
+    Round.Remaining = 129024;
+    Round.TotalRate = 60000.0;
+    Round.MoreComing = true;
+    CHECK(chunkFor(App, Round, S) == 129024 / 4);
+    Round.Remaining = 10000;
+    CHECK(chunkFor(App, Round, S) == 4224);
+    Round.Remaining = 3000;
+    CHECK(chunkFor(App, Round, S) == 3000);
+  }
+  SECTION("a joining GPU's first chunk: no less than it runs at once") {
+    ChunkTaker Gpu;
+    Gpu.Rate = 30000.0; // assumed: the app's device's
+    Gpu.Resident = 4224;
+    Round.Remaining = 100000;
+    Round.TotalRate = 60000.0;
+    Round.Active = 2;
+    CHECK(chunkFor(Gpu, Round, S) == 4224);
+  }
+  SECTION("a joining device of another type starts with the floor") {
+    ChunkTaker Cpu;
+    Cpu.SameTypeAsApp = false;
+    Cpu.Rate = 3000.0; // assumed a tenth of the app's
+    Cpu.Resident = 32;
+    Round.Remaining = 100000;
+    Round.TotalRate = 33000.0;
+    Round.Active = 2;
+    CHECK(chunkFor(Cpu, Round, S) == 6); // 2 ms at 3000 groups/s
+  }
+  SECTION("forced: no first-chunk rule, no floor") {
+    S.FloorSeconds = 0.0;
+    Round.Forced = true;
+    Round.Remaining = 1000;
+    Round.TotalRate = 2.0;
+    Round.Active = 2;
+    App.Rate = 1.0;
+    CHECK(chunkFor(App, Round, S) == 250);
+  }
+  SECTION("nothing left") {
+    Round.Remaining = 0;
+    CHECK(chunkFor(App, Round, S) == 0);
+  }
+}

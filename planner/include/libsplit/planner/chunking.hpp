@@ -41,6 +41,33 @@ std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate
 // The app's device's first chunk of a launch of Groups work-groups, nothing measured.
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings);
 
+// What the caller knows of a device when it hands it its next chunk.
+struct ChunkTaker {
+  bool AppDevice = false;     // takes from the low end; its first chunk measures the kernel
+  bool SameTypeAsApp = true;  // else its first chunk is the floor's: it may be far slower
+  std::size_t ChunksDone = 0; // chunks of this launch it has run
+  double Rate = 0.0;          // work-groups per second, measured or assumed; <= 0: unknown
+  std::size_t Resident = 1;   // the work-groups it runs at once
+};
+
+// The launch when the chunk is handed out.
+struct ChunkRound {
+  std::size_t Groups = 0;    // of the whole launch
+  std::size_t Remaining = 0; // not handed out yet
+  double TotalRate = 0.0;    // of every device expected to take chunks, this one included
+  std::size_t Active = 1;    // devices still taking chunks, this one included
+  bool MoreComing = false;   // devices still opening or building, expected to join
+  bool Forced = false;       // LIBSPLIT_CHUNK=always: no floors, no first-chunk rules
+};
+
+// Work-groups of the device's next chunk (1 to Remaining; 0 when none remain). A device's first
+// chunk measures its rate: the app's device's is firstChunkGroups (soon done, so that the
+// devices open early where the launch is long), another device's as large and no less than it
+// runs at once (of another type: the floor's). Alone with nothing coming, the app's device takes
+// the rest at once. Otherwise guided (nextChunkGroups), no less than the device runs at once.
+std::size_t chunkFor(const ChunkTaker &Taker, const ChunkRound &Round,
+                     const ChunkSettings &Settings);
+
 // Whether a device that is not the app's takes a chunk: it must have it done (its data in,
 // ArriveSeconds, then ChunkSeconds of kernel) before the devices already running would have run
 // all the remaining work-groups without it (OthersFinishSeconds). Otherwise the chunk would make
