@@ -429,8 +429,11 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
   };
   if (!Home.Splits || !K.program().splitProgramFor(Home) || atomicsCombined(Facts, Request))
     return never();
+  // Measured before: only a launch long enough to open the devices for (as launchDirect
+  // decides), which opens them now.
   const double PerItem = K.chunkedSecondsPerItem();
-  if (PerItem > 0.0 && !C.openingStarted() && !C.openForLongLaunch(PerItem * workItems(Request)))
+  if (PerItem > 0.0 && !(PerItem * workItems(Request) >= C.openAfterSeconds() &&
+                         C.openForLongLaunch(PerItem * workItems(Request))))
     return std::nullopt;
   LaunchRequest R = Request;
   if (!R.LocalGiven) {
@@ -633,9 +636,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   };
   if (Devices.size() < 2) {
     const bool NotOpenYet = C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen();
-    if (NotOpenYet && Facts)
+    if (NotOpenYet && Facts) {
       if (std::optional<cl_int> Chunked = chunkWhileOpening(Q, K, Request, *Facts, Fail))
         return *Chunked;
+    } else if (NotOpenYet) {
+      K.noteChunkedSecondsPerItem(-1.0); // cannot split: its launches go the direct way
+    }
     return whole(NotOpenYet ? std::string_view("the split devices are not open yet (LIBSPLIT_OPEN)")
                             : std::string_view("fewer than two devices"),
                  false, std::nullopt, true);
