@@ -412,6 +412,16 @@ ChunkedLaunch chunkedLaunch(Queue &Q, Kernel &K, const LaunchRequest &R,
   return L;
 }
 
+// Whether a launch has enough work-items to keep the app's device busy: a quarter of what a GPU
+// holds at once (2048 per compute unit). One that has not cannot gain from a second GPU (each
+// would hold even fewer: the launch takes its longest work-item's time either way), so it is
+// not run in chunks to find out. Any launch fills a CPU.
+bool fillsDevice(const ExecDevice &Device, const LaunchRequest &R) {
+  if (!(Device.Type & CL_DEVICE_TYPE_GPU))
+    return true;
+  return workItems(R) * 4.0 >= static_cast<double>(Device.ComputeUnits) * 2048.0;
+}
+
 // While the split devices are not open: a kernel's first launch runs in chunks on the app's
 // device (its time tells whether the launch pays for opening them: they open and join it), and
 // so does a later one measured to last that long. Null where the launch runs whole as natively.
@@ -421,7 +431,7 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
                                         const CompiledKernel &Facts, bool Fail) {
   Context &C = Q.context();
   ExecDevice &Home = Q.exec();
-  if (!C.chunksWhileOpening())
+  if (!C.chunksWhileOpening() || !fillsDevice(Home, Request))
     return std::nullopt;
   auto never = [&K] {
     K.noteChunkedSecondsPerItem(-1.0); // its launches go the direct way from now on
@@ -524,7 +534,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
     return false;
   // A kernel's first launch, and one measured long enough, may run in chunks while the split
   // devices open (chunkWhileOpening): not here.
-  if (OneDevice && !C.splitDevicesOpen() && C.chunksWhileOpening()) {
+  if (OneDevice && !C.splitDevicesOpen() && C.chunksWhileOpening() && fillsDevice(Q.exec(), R)) {
     const double PerItem = K.chunkedSecondsPerItem();
     if (PerItem == 0.0 || (PerItem > 0.0 && PerItem * workItems(R) >= C.openAfterSeconds()))
       return false;
