@@ -134,18 +134,13 @@ bool sameType(const ExecDevice &A, const ExecDevice &B) {
   return (A.Type & Mask) == (B.Type & Mask);
 }
 
-// The work-groups of R a device runs at once, about: a chunk smaller than that leaves it partly
-// idle and runs in about the time of a full one, so its rate would say little. A GPU holds about
-// 2048 work-items per compute unit (NVIDIA's limit per multiprocessor); a CPU runs a work-group
-// per core.
+// The work-groups of R a device runs at once (planner::residentGroups).
 std::size_t residentGroups(const ExecDevice &Device, const LaunchRequest &R) {
   std::size_t ItemsPerGroup = 1;
   for (cl_uint D = 0; D < R.WorkDim; ++D)
     ItemsPerGroup *= R.Local[D];
-  const std::size_t Units = std::max<cl_uint>(Device.ComputeUnits, 1);
-  if (!(Device.Type & CL_DEVICE_TYPE_GPU))
-    return Units;
-  return (Units * 2048 + ItemsPerGroup - 1) / ItemsPerGroup;
+  return planner::residentGroups((Device.Type & CL_DEVICE_TYPE_GPU) != 0, Device.ComputeUnits,
+                                 ItemsPerGroup);
 }
 
 double assumedRate(const ExecDevice &Device, const ExecDevice &Home, double HomeRate) {

@@ -9,6 +9,7 @@
 #include "runtime.hpp"
 
 #include "libsplit/analysis/evaluator.hpp"
+#include "libsplit/planner/chunking.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -412,14 +413,15 @@ ChunkedLaunch chunkedLaunch(Queue &Q, Kernel &K, const LaunchRequest &R,
   return L;
 }
 
-// Whether a launch has enough work-items to keep the app's device busy: a quarter of what a GPU
-// holds at once (2048 per compute unit). One that has not cannot gain from a second GPU (each
-// would hold even fewer: the launch takes its longest work-item's time either way), so it is
-// not run in chunks to find out. Any launch fills a CPU.
+// Whether a launch keeps the app's device busy (planner::fillsDevice): one that does not is not
+// run in chunks to find out whether a second device would help. Before the local size is chosen,
+// a GPU's share is counted in work-items.
 bool fillsDevice(const ExecDevice &Device, const LaunchRequest &R) {
-  if (!(Device.Type & CL_DEVICE_TYPE_GPU))
-    return true;
-  return workItems(R) * 4.0 >= static_cast<double>(Device.ComputeUnits) * 2048.0;
+  std::size_t ItemsPerGroup = 1;
+  for (cl_uint D = 0; R.LocalGiven && D < R.WorkDim; ++D)
+    ItemsPerGroup *= R.Local[D];
+  return planner::fillsDevice((Device.Type & CL_DEVICE_TYPE_GPU) != 0, Device.ComputeUnits,
+                              ItemsPerGroup, workItems(R));
 }
 
 // While the split devices are not open: a kernel's first launch runs in chunks on the app's

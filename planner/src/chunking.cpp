@@ -25,6 +25,23 @@ std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings) 
                                  std::max<std::size_t>(Groups, 1));
 }
 
+double residentItems(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPerGroup) {
+  const double Units = static_cast<double>(std::max(ComputeUnits, 1u));
+  return Gpu ? Units * 2048.0
+             : Units * static_cast<double>(std::max<std::size_t>(ItemsPerGroup, 1));
+}
+
+std::size_t residentGroups(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPerGroup) {
+  const double PerGroup = static_cast<double>(std::max<std::size_t>(ItemsPerGroup, 1));
+  return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(
+                                      residentItems(Gpu, ComputeUnits, ItemsPerGroup) / PerGroup)));
+}
+
+bool fillsDevice(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPerGroup, double WorkItems) {
+  // Any launch fills a CPU's cores well enough: a work-group per core.
+  return !Gpu || WorkItems * 4.0 >= residentItems(Gpu, ComputeUnits, ItemsPerGroup);
+}
+
 std::size_t chunkFor(const ChunkTaker &Taker, const ChunkRound &Round,
                      const ChunkSettings &Settings) {
   if (Round.Remaining == 0)

@@ -179,3 +179,18 @@ TEST_CASE("the chunk each device is handed", "[planner][chunking]") {
     CHECK(chunkFor(App, Round, S) == 0);
   }
 }
+
+TEST_CASE("what a device holds at once, and launches too small to fill it", "[planner][chunking]") {
+  // An H100: 132 multiprocessors.
+  CHECK(residentGroups(true, 132, 64) == 4224);
+  CHECK(residentGroups(true, 132, 1024) == 264);
+  CHECK(residentGroups(true, 132, 3000) == 91); // rounded up
+  // A CPU: a work-group per core.
+  CHECK(residentGroups(false, 32, 64) == 32);
+  CHECK(residentGroups(false, 0, 0) == 1);
+  // EP 64 x 64 cannot fill an H100; a million work-items can; any launch fills a CPU.
+  CHECK_FALSE(fillsDevice(true, 132, 64, 4096.0));
+  CHECK(fillsDevice(true, 132, 64, 1048576.0));
+  CHECK(fillsDevice(true, 132, 64, 132 * 2048 / 4.0));
+  CHECK(fillsDevice(false, 32, 64, 64.0));
+}

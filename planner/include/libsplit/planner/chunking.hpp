@@ -41,6 +41,16 @@ std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate
 // The app's device's first chunk of a launch of Groups work-groups, nothing measured.
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings);
 
+// The work-items a device holds at once, about: a GPU 2048 per compute unit (NVIDIA's limit per
+// multiprocessor), a CPU one work-group per core (ItemsPerGroup each).
+double residentItems(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPerGroup);
+// The same in work-groups of ItemsPerGroup (at least one).
+std::size_t residentGroups(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPerGroup);
+// Whether a launch of WorkItems keeps a device busy: a quarter of what it holds at once. One that
+// does not cannot gain from a second device of its kind (each would hold even fewer: the launch
+// takes its longest work-item's time either way), so it is not run in chunks to find out.
+bool fillsDevice(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPerGroup, double WorkItems);
+
 // What the caller knows of a device when it hands it its next chunk.
 struct ChunkTaker {
   bool AppDevice = false;     // takes from the low end; its first chunk measures the kernel
