@@ -3,6 +3,7 @@
 #include "merge.hpp"
 #include "queue.hpp"
 #include "runtime.hpp"
+#include "split_launch.hpp"
 
 #include "libsplit/planner/chunking.hpp"
 
@@ -22,9 +23,6 @@ using Clock = std::chrono::steady_clock;
 double secondsBetween(Clock::time_point From, Clock::time_point To) {
   return std::chrono::duration<double>(To - From).count();
 }
-
-// What a launch named by LIBSPLIT_FAIL_LAUNCH ends with, as for a split launch.
-constexpr cl_int InjectedFailure = CL_OUT_OF_RESOURCES;
 
 // A device taking part in the launch, and what its chunks did.
 struct Taker {
@@ -74,30 +72,17 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
   double KernelSeconds = 0.0;
   if (Error == CL_SUCCESS) {
     if (cl_kernel Real = L.K->realWithArgs(Device, true, R.Args, Error)) {
-      const RealApi &Api = runtime().real();
-      const cl_uint SplitDim = L.Dim;
-      const cl_ulong NumGroups = L.Groups;
-      const cl_ulong Origin = R.Offset[L.Dim];
-      const cl_uint First = L.Facts->AppArgCount;
-      if ((Error = Api.clSetKernelArg(Real, First, sizeof(SplitDim), &SplitDim)) == CL_SUCCESS &&
-          (Error = Api.clSetKernelArg(Real, First + 1, sizeof(NumGroups), &NumGroups)) ==
-              CL_SUCCESS &&
-          (Error = Api.clSetKernelArg(Real, First + 2, sizeof(Origin), &Origin)) == CL_SUCCESS) {
-        std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
-        Offset[L.Dim] += Job.FirstGroup * R.Local[L.Dim];
-        Global[L.Dim] = (Job.EndGroup - Job.FirstGroup) * R.Local[L.Dim];
-        cl_event Done = nullptr;
-        Enqueued = Clock::now();
-        Error = enqueueRealKernel(Device, Real, R.WorkDim, Offset.data(), Global.data(),
-                                  R.Local.data(), &Done);
-        if (Error == CL_SUCCESS)
-          Error = awaitKernel(Done, KernelSeconds);
-        Ended = Clock::now();
-        runtime().timeline().span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended);
-        runtime().log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ",
-                              Device.Name, " ran work-groups [", Job.FirstGroup, ", ", Job.EndGroup,
-                              ") in ", secondsBetween(Enqueued, Ended) * 1e3, " ms");
-      }
+      cl_event Done = nullptr;
+      Enqueued = Clock::now();
+      Error = enqueueSlice(Device, Real, *L.Facts, R, L.Dim, L.Groups, Job.FirstGroup, Job.EndGroup,
+                           &Done);
+      if (Error == CL_SUCCESS)
+        Error = awaitKernel(Done, KernelSeconds);
+      Ended = Clock::now();
+      runtime().timeline().span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended);
+      runtime().log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", Device.Name,
+                            " ran work-groups [", Job.FirstGroup, ", ", Job.EndGroup, ") in ",
+                            secondsBetween(Enqueued, Ended) * 1e3, " ms");
     }
   }
   {

@@ -479,6 +479,19 @@ cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued) {
   return Error;
 }
 
+cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point Enqueued,
+                      const std::string &Track, const std::string &Name, double &Seconds) {
+  using Clock = std::chrono::steady_clock;
+  auto host = [](double S) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(S));
+  };
+  double Waited = 0.0;
+  const cl_int Error = awaitKernel(Running, Seconds, &Waited);
+  const auto Began = Enqueued + host(Waited);
+  runtime().timeline().span(Track, Name, Began, Began + host(Seconds));
+  return Error;
+}
+
 cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done) {

@@ -62,6 +62,11 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
 // Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds;
 // SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if unknown).
 cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr);
+// A kernel left running, enqueued at Enqueued: waits for it, shows it on the timeline (Track,
+// Name) from its own profiling (the wait may end long after the kernel did: the next command
+// ran first), and returns its duration in Seconds.
+cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point Enqueued,
+                      const std::string &Track, const std::string &Name, double &Seconds);
 
 // Whether the devices share cores: two CPU devices or more (PoCL's basic and pthread, or
 // sub-devices of one CPU); GPUs and a CPU beside them do not.

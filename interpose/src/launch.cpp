@@ -1,6 +1,7 @@
 #include "launch.hpp"
 
 #include "chunked_launch.hpp"
+#include "split_launch.hpp"
 
 #include "launch_plan.hpp"
 #include "launch_report.hpp"
@@ -23,43 +24,6 @@ namespace libsplit {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// What a launch named by LIBSPLIT_FAIL_LAUNCH ends with: an error a device may report for a
-// kernel that started (after the kernel ran, so that every later step sees a launch whose
-// device work happened but failed).
-constexpr cl_int InjectedFailure = CL_OUT_OF_RESOURCES;
-
-Clock::duration hostDuration(double Seconds) {
-  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(Seconds));
-}
-
-double secondsSince(Clock::time_point Start) {
-  return std::chrono::duration<double>(Clock::now() - Start).count();
-}
-
-// A pipelined kernel enqueued at Enqueued: waits for it, shows it on the timeline from its own
-// profiling (the wait may end long after the kernel did: the next command ran first), and
-// returns its duration in Seconds.
-cl_int awaitPipelined(cl_event Running, Clock::time_point Enqueued, const std::string &Track,
-                      const std::string &Name, double &Seconds) {
-  double Waited = 0.0;
-  const cl_int Error = awaitKernel(Running, Seconds, &Waited);
-  const auto Began = Enqueued + hostDuration(Waited);
-  runtime().timeline().span(Track, Name, Began, Began + hostDuration(Seconds));
-  return Error;
-}
-
-// Enqueues the kernel, waits, and returns its profiled duration in Seconds.
-cl_int runKernel(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R,
-                 const std::array<size_t, 3> &Offset, const std::array<size_t, 3> &Global,
-                 bool UseLocal, double &Seconds) {
-  cl_event Done = nullptr;
-  const cl_int Error = enqueueRealKernel(Device, Real, R.WorkDim, Offset.data(), Global.data(),
-                                         UseLocal ? R.Local.data() : nullptr, &Done);
-  if (Error != CL_SUCCESS)
-    return Error;
-  return awaitKernel(Done, Seconds);
-}
 
 LaunchRecord recordOf(const Kernel &K, const LaunchRequest &R) {
   LaunchRecord Rec;
@@ -120,25 +84,6 @@ void markWrittenWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device) {
                            ", a buffer created CL_MEM_READ_ONLY: libsplit keeps what it writes, as "
                            "the device does (the OpenCL specification leaves it undefined)");
   }
-}
-
-// The size of the elements a launch writes in Root: the smallest over the kernel's arguments in
-// Root (two views of one buffer may differ), 1 where one of them is not known.
-std::size_t writtenElementBytes(Kernel &K, const LaunchRequest &R, Buffer &Root,
-                                ExecDevice &Device) {
-  cl_int Error = CL_SUCCESS;
-  const cl_kernel Split = K.realFor(Device, true, Error);
-  std::size_t Smallest = 0;
-  for (size_t I = 0; I < R.Args.size(); ++I) {
-    const KernelArg &A = R.Args[I];
-    if (A.What != KernelArg::Kind::Buffer || &A.Mem->root() != &Root)
-      continue;
-    const std::size_t Bytes = K.argElementBytes(static_cast<cl_uint>(I), Split);
-    if (Bytes == 0)
-      return 1;
-    Smallest = Smallest ? std::min(Smallest, Bytes) : Bytes;
-  }
-  return Smallest ? Smallest : 1;
 }
 
 // The whole launch on one device: the app's own kernel and NDRange (NULL local size included),
@@ -818,200 +763,26 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
                    Plan ? " (" + std::string(Plan->Why) + ")" : std::string());
   }
 
-  // Nothing to merge, and one slice or a split the balancer holds: the kernels are left running
-  // and their wait handed to the queue, as for an unsplit launch, so that each device has the
-  // next launch queued before this one ends. The balancer then hears of the launch after the
-  // next one was proposed, which is why a split still being searched waits for its slices (each
-  // step would otherwise come a launch late).
-  const std::optional<balancer::KeyTrace> BalancerState = RT.balancer().trace(Key);
-  const bool Held = Proposal.Purpose == balancer::LaunchPurpose::Balance && BalancerState &&
-                    BalancerState->Converged;
-  const bool Pipelined = (Slices.size() == 1 || Held) && !AnyDiffMerge && !AnyCombine &&
-                         Q.canFinishLater() && (!Plan || Plan->Settled);
-  if (!Pipelined)
-    Q.finishPending(); // earlier launches are measured, and traced, before this one
-  std::vector<cl_event> Running(Slices.size(), nullptr);
-  std::vector<Clock::time_point> KernelStarts(Slices.size());
-  const auto LaunchStart = Clock::now();
-  // 1. Bring to the host whatever some device lacks and only another device holds.
-  for (auto &[Root, P] : Plans) {
-    RangeSet ToHost;
-    P.Missing.resize(Slices.size());
-    for (size_t I = 0; I < Slices.size(); ++I) {
-      P.Missing[I] = Root->missingOn(Slices[I].Device->Index, P.Need[I]);
-      // Undefined contents need not travel (a merge, though, compares against the host's copy,
-      // so every device must then start from it).
-      if (Root->neverWritten() && !P.Merge) {
-        Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
-        P.Missing[I].clear();
-      }
-      ToHost.add(P.Missing[I]);
-    }
-    // A merge compares against a snapshot of the host copy itself: deferred bytes come in.
-    if (P.Merge)
-      ToHost.add(wholeOf(*Root));
-    if (cl_int Error = P.Merge ? Root->holdOnHost(ToHost) : Root->fetchToHost(ToHost);
-        Error != CL_SUCCESS)
-      return Error;
-    std::vector<RangeSet> NeedByDevice(C.devices().size());
-    for (size_t I = 0; I < Slices.size(); ++I)
-      NeedByDevice[Slices[I].Device->Index] = std::move(P.Need[I]);
-    Root->expectUse(std::move(NeedByDevice)); // where the app's next write of it goes
-  }
-  const double GatherSeconds = secondsSince(LaunchStart);
-  std::map<Buffer *, std::vector<std::uint8_t>> Snapshots;
-  for (auto &[Root, P] : Plans)
-    if (P.Merge) {
-      const std::uint8_t *Host = Root->hostData();
-      Snapshots[Root].assign(Host, Host + Root->size());
-    }
-
-  // 2. Each device: its missing data in, its slice, all devices at once.
-  std::vector<DeviceJob> Jobs;
-  for (size_t I = 0; I < Slices.size(); ++I) {
-    Slice &S = Slices[I];
-    for (auto &[Root, P] : Plans)
-      S.BytesIn += P.Missing[I].totalBytes();
-    ExecDevice &Device = *S.Device;
-    Jobs.push_back(
-        {&Device, [&, I]() -> cl_int {
-           Slice &Mine = Slices[I];
-           const auto PushStart = Clock::now();
-           for (auto &[Root, P] : Plans)
-             if (cl_int E = Root->pushOnWorker(Device, P.Missing[I]); E != CL_SUCCESS)
-               return E;
-           Mine.TransferSeconds += secondsSince(PushStart);
-           if (Mine.BytesIn)
-             runtime().timeline().span(Device.Name, "transfer in", PushStart, Clock::now());
-           cl_int Error = CL_SUCCESS;
-           cl_kernel Real = K.realWithArgs(Device, true, R.Args, Error);
-           if (!Real)
-             return Error;
-           const RealApi &Api = runtime().real();
-           const cl_uint SplitDim = Dim;
-           const cl_ulong NumGroups = Groups;
-           const cl_ulong Origin = R.Offset[Dim];
-           const cl_uint First = Facts->AppArgCount;
-           if ((Error = Api.clSetKernelArg(Real, First, sizeof(SplitDim), &SplitDim)) ||
-               (Error = Api.clSetKernelArg(Real, First + 1, sizeof(NumGroups), &NumGroups)) ||
-               (Error = Api.clSetKernelArg(Real, First + 2, sizeof(Origin), &Origin)))
-             return Error;
-           std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
-           Offset[Dim] += Mine.FirstGroup * R.Local[Dim];
-           Global[Dim] = (Mine.EndGroup - Mine.FirstGroup) * R.Local[Dim];
-           const auto KernelStart = Clock::now();
-           if (Pipelined) {
-             KernelStarts[I] = KernelStart;
-             return enqueueRealKernel(Device, Real, R.WorkDim, Offset.data(), Global.data(),
-                                      R.Local.data(), &Running[I]);
-           }
-           Error = runKernel(Device, Real, R, Offset, Global, true, Mine.KernelSeconds);
-           runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
-           if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
-             return InjectedFailure;
-           return Error;
-         }});
-  }
-  // A held split with every slice's data in place only queues kernels: no worker need wake.
-  bool NothingToMove = true;
-  for (auto &[Root, P] : Plans)
-    for (const RangeSet &Missing : P.Missing)
-      NothingToMove = NothingToMove && Missing.totalBytes() == 0;
-  const cl_int Result = runOnDevices(std::move(Jobs), Pipelined && NothingToMove);
-  // The next launch of this kernel may start on the app's thread: this one neither waited for
-  // its kernels nor moved data (a stencil's halos would hold the app up).
-  K.noteLaunchLeftRunning(Pipelined && NothingToMove);
-  for (auto &[Root, P] : Plans)
-    for (size_t I = 0; I < Slices.size(); ++I)
-      Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
-  if (Result != CL_SUCCESS) {
-    // Slices that did start still run on their devices: they end before the launch does.
-    for (cl_event &E : Running)
-      if (E) {
-        double Ignored = 0.0;
-        awaitKernel(E, Ignored);
-      }
-    return Result;
-  }
-
-  // 3. Who holds what: disjoint writes stay on their device; merged buffers come back to the
-  //    host (merge.hpp): by diff against the snapshot, or, for atomics, by combination.
-  for (auto &[Root, P] : Plans) {
-    if (!P.Writes)
-      continue;
-    if (!P.Merge) {
-      for (size_t I = 0; I < Slices.size(); ++I)
-        Root->wroteOn(Slices[I].Device->Index, P.Write[I]);
-      continue;
-    }
-    std::vector<MergeSlice> Parts(Slices.size());
-    for (size_t I = 0; I < Slices.size(); ++I) {
-      Parts[I].Device = Slices[I].Device;
-      Parts[I].Written = P.Write[I];
-    }
-    if (cl_int Error = mergeIntoHost(*Root, Snapshots[Root], Parts, P.Combine,
-                                     writtenElementBytes(K, R, *Root, *Slices.front().Device));
-        Error != CL_SUCCESS)
-      return Error;
-    for (size_t I = 0; I < Slices.size(); ++I) {
-      Slices[I].TransferSeconds += Parts[I].TransferSeconds;
-      Slices[I].BytesOut += Parts[I].BytesOut;
-    }
-  }
-  // 4. Tell the balancer, and the trace (later for a pipelined launch, once its kernels ran).
-  //    The gather before the launch is charged to the devices in proportion to the bytes they
-  //    received. Kernels: the kernel time of each slice of a pipelined launch.
-  std::optional<GuardNote> Note;
-  if (Plan)
-    Note = GuardNote{Guard, Plan->Launch, Work};
-  SplitReport report{Slices,
-                     Devices,
-                     Proposal,
-                     GatherSeconds,
-                     Key,
-                     Dim,
-                     AnyDiffMerge,
-                     AnyCombine,
-                     Note,
-                     SeparateHardware,
-                     &Q.exec(),
-                     Groups,
-                     recordOf(K, Request)};
-  if (!Pipelined) {
-    report(secondsSince(LaunchStart), {});
-    return CL_SUCCESS;
-  }
-  std::vector<std::string> Tracks;
-  for (const Slice &S : Slices)
-    Tracks.push_back(S.Device->Name);
-  // The arguments stay alive until the kernels have run, whatever the app releases meanwhile.
-  std::vector<cl_event> Watched = Running;
-  Q.finishLater(
-      [Running, KernelStarts, LaunchStart, report = std::move(report), Args = R.Args,
-       Tracks = std::move(Tracks), Name = K.name(), Fail]() mutable -> cl_int {
-        cl_int Result = CL_SUCCESS;
-        double Makespan = 0.0;
-        std::vector<double> Kernels(Running.size(), 0.0);
-        for (size_t I = 0; I < Running.size(); ++I) {
-          const cl_int Error =
-              awaitPipelined(Running[I], KernelStarts[I], Tracks[I], Name, Kernels[I]);
-          if (Result == CL_SUCCESS)
-            Result = Error;
-          // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
-          // before it on the device, which is not its own cost.
-          Makespan = std::max(Makespan,
-                              std::chrono::duration<double>(KernelStarts[I] - LaunchStart).count() +
-                                  Kernels[I]);
-        }
-        if (Result != CL_SUCCESS)
-          return Result;
-        if (Fail)
-          return InjectedFailure;
-        report(Makespan, Kernels);
-        return CL_SUCCESS;
-      },
-      std::move(Watched));
-  return FinishesLater;
+  SplitLaunch L{&Q,
+                &K,
+                &R,
+                Facts,
+                std::move(Plans),
+                std::move(Slices),
+                Devices,
+                Proposal,
+                Key,
+                Dim,
+                Groups,
+                AnyDiffMerge,
+                AnyCombine,
+                Plan,
+                Guard,
+                Work,
+                SeparateHardware,
+                Fail,
+                recordOf(K, Request)};
+  return runSplit(L);
 }
 
 } // namespace libsplit

@@ -26,6 +26,11 @@ struct LaunchRequest {
   std::optional<planner::Decision> Decided;
 };
 
+// What a launch named by LIBSPLIT_FAIL_LAUNCH ends with: an error a device may report for a
+// kernel that started (after the kernel ran, so that every later step sees a launch whose
+// device work happened but failed).
+inline constexpr cl_int InjectedFailure = CL_OUT_OF_RESOURCES;
+
 // Runs on the queue's executor thread, or on the app's (Queue::enqueue). A launch left running
 // takes Request's arguments with it.
 cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done);

@@ -1,0 +1,251 @@
+#include "split_launch.hpp"
+
+#include "merge.hpp"
+#include "queue.hpp"
+#include "runtime.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace libsplit {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point Start) {
+  return std::chrono::duration<double>(Clock::now() - Start).count();
+}
+
+} // namespace
+
+cl_int enqueueSlice(ExecDevice &Device, cl_kernel Real, const CompiledKernel &Facts,
+                    const LaunchRequest &R, cl_uint Dim, std::size_t Groups, std::size_t FirstGroup,
+                    std::size_t EndGroup, cl_event *Done) {
+  const RealApi &Api = runtime().real();
+  const cl_uint SplitDim = Dim;
+  const cl_ulong NumGroups = Groups;
+  const cl_ulong Origin = R.Offset[Dim];
+  const cl_uint First = Facts.AppArgCount;
+  cl_int Error = CL_SUCCESS;
+  if ((Error = Api.clSetKernelArg(Real, First, sizeof(SplitDim), &SplitDim)) ||
+      (Error = Api.clSetKernelArg(Real, First + 1, sizeof(NumGroups), &NumGroups)) ||
+      (Error = Api.clSetKernelArg(Real, First + 2, sizeof(Origin), &Origin)))
+    return Error;
+  std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
+  Offset[Dim] += FirstGroup * R.Local[Dim];
+  Global[Dim] = (EndGroup - FirstGroup) * R.Local[Dim];
+  return enqueueRealKernel(Device, Real, R.WorkDim, Offset.data(), Global.data(), R.Local.data(),
+                           Done);
+}
+
+std::size_t writtenElementBytes(Kernel &K, const LaunchRequest &R, Buffer &Root,
+                                ExecDevice &Device) {
+  cl_int Error = CL_SUCCESS;
+  const cl_kernel Split = K.realFor(Device, true, Error);
+  std::size_t Smallest = 0;
+  for (size_t I = 0; I < R.Args.size(); ++I) {
+    const KernelArg &A = R.Args[I];
+    if (A.What != KernelArg::Kind::Buffer || &A.Mem->root() != &Root)
+      continue;
+    const std::size_t Bytes = K.argElementBytes(static_cast<cl_uint>(I), Split);
+    if (Bytes == 0)
+      return 1;
+    Smallest = Smallest ? std::min(Smallest, Bytes) : Bytes;
+  }
+  return Smallest ? Smallest : 1;
+}
+
+cl_int runSplit(SplitLaunch &L) {
+  Queue &Q = *L.Q;
+  Kernel &K = *L.K;
+  Context &C = Q.context();
+  Runtime &RT = runtime();
+  const LaunchRequest &R = *L.R;
+  const CompiledKernel &Facts = *L.Facts;
+  std::map<Buffer *, BufferPlan> &Plans = L.Plans;
+  std::vector<Slice> &Slices = L.Slices;
+  const balancer::Split &Proposal = L.Proposal;
+  const cl_uint Dim = L.Dim;
+  const std::size_t Groups = L.Groups;
+  const bool AnyDiffMerge = L.AnyDiffMerge, AnyCombine = L.AnyCombine, Fail = L.Fail;
+  const std::optional<planner::Decision> &Plan = L.Plan;
+  // Nothing to merge, and one slice or a split the balancer holds: the kernels are left running
+  // and their wait handed to the queue, as for an unsplit launch, so that each device has the
+  // next launch queued before this one ends. The balancer then hears of the launch after the
+  // next one was proposed, which is why a split still being searched waits for its slices (each
+  // step would otherwise come a launch late).
+  const std::optional<balancer::KeyTrace> BalancerState = RT.balancer().trace(L.Key);
+  const bool Held = Proposal.Purpose == balancer::LaunchPurpose::Balance && BalancerState &&
+                    BalancerState->Converged;
+  const bool Pipelined = (Slices.size() == 1 || Held) && !AnyDiffMerge && !AnyCombine &&
+                         Q.canFinishLater() && (!Plan || Plan->Settled);
+  if (!Pipelined)
+    Q.finishPending(); // earlier launches are measured, and traced, before this one
+  std::vector<cl_event> Running(Slices.size(), nullptr);
+  std::vector<Clock::time_point> KernelStarts(Slices.size());
+  const auto LaunchStart = Clock::now();
+  // 1. Bring to the host whatever some device lacks and only another device holds.
+  for (auto &[Root, P] : Plans) {
+    RangeSet ToHost;
+    P.Missing.resize(Slices.size());
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      P.Missing[I] = Root->missingOn(Slices[I].Device->Index, P.Need[I]);
+      // Undefined contents need not travel (a merge, though, compares against the host's copy,
+      // so every device must then start from it).
+      if (Root->neverWritten() && !P.Merge) {
+        Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
+        P.Missing[I].clear();
+      }
+      ToHost.add(P.Missing[I]);
+    }
+    // A merge compares against a snapshot of the host copy itself: deferred bytes come in.
+    if (P.Merge)
+      ToHost.add(wholeOf(*Root));
+    if (cl_int Error = P.Merge ? Root->holdOnHost(ToHost) : Root->fetchToHost(ToHost);
+        Error != CL_SUCCESS)
+      return Error;
+    std::vector<RangeSet> NeedByDevice(C.devices().size());
+    for (size_t I = 0; I < Slices.size(); ++I)
+      NeedByDevice[Slices[I].Device->Index] = std::move(P.Need[I]);
+    Root->expectUse(std::move(NeedByDevice)); // where the app's next write of it goes
+  }
+  const double GatherSeconds = secondsSince(LaunchStart);
+  std::map<Buffer *, std::vector<std::uint8_t>> Snapshots;
+  for (auto &[Root, P] : Plans)
+    if (P.Merge) {
+      const std::uint8_t *Host = Root->hostData();
+      Snapshots[Root].assign(Host, Host + Root->size());
+    }
+
+  // 2. Each device: its missing data in, its slice, all devices at once.
+  std::vector<DeviceJob> Jobs;
+  for (size_t I = 0; I < Slices.size(); ++I) {
+    Slice &S = Slices[I];
+    for (auto &[Root, P] : Plans)
+      S.BytesIn += P.Missing[I].totalBytes();
+    ExecDevice &Device = *S.Device;
+    Jobs.push_back({&Device, [&, I]() -> cl_int {
+                      Slice &Mine = Slices[I];
+                      const auto PushStart = Clock::now();
+                      for (auto &[Root, P] : Plans)
+                        if (cl_int E = Root->pushOnWorker(Device, P.Missing[I]); E != CL_SUCCESS)
+                          return E;
+                      Mine.TransferSeconds += secondsSince(PushStart);
+                      if (Mine.BytesIn)
+                        runtime().timeline().span(Device.Name, "transfer in", PushStart,
+                                                  Clock::now());
+                      cl_int Error = CL_SUCCESS;
+                      cl_kernel Real = K.realWithArgs(Device, true, R.Args, Error);
+                      if (!Real)
+                        return Error;
+                      const auto KernelStart = Clock::now();
+                      if (Pipelined) {
+                        KernelStarts[I] = KernelStart;
+                        return enqueueSlice(Device, Real, Facts, R, Dim, Groups, Mine.FirstGroup,
+                                            Mine.EndGroup, &Running[I]);
+                      }
+                      cl_event Done = nullptr;
+                      Error = enqueueSlice(Device, Real, Facts, R, Dim, Groups, Mine.FirstGroup,
+                                           Mine.EndGroup, &Done);
+                      if (Error == CL_SUCCESS)
+                        Error = awaitKernel(Done, Mine.KernelSeconds);
+                      runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
+                      if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
+                        return InjectedFailure;
+                      return Error;
+                    }});
+  }
+  // A held split with every slice's data in place only queues kernels: no worker need wake.
+  bool NothingToMove = true;
+  for (auto &[Root, P] : Plans)
+    for (const RangeSet &Missing : P.Missing)
+      NothingToMove = NothingToMove && Missing.totalBytes() == 0;
+  const cl_int Result = runOnDevices(std::move(Jobs), Pipelined && NothingToMove);
+  // The next launch of this kernel may start on the app's thread: this one neither waited for
+  // its kernels nor moved data (a stencil's halos would hold the app up).
+  K.noteLaunchLeftRunning(Pipelined && NothingToMove);
+  for (auto &[Root, P] : Plans)
+    for (size_t I = 0; I < Slices.size(); ++I)
+      Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
+  if (Result != CL_SUCCESS) {
+    // Slices that did start still run on their devices: they end before the launch does.
+    for (cl_event &E : Running)
+      if (E) {
+        double Ignored = 0.0;
+        awaitKernel(E, Ignored);
+      }
+    return Result;
+  }
+
+  // 3. Who holds what: disjoint writes stay on their device; merged buffers come back to the
+  //    host (merge.hpp): by diff against the snapshot, or, for atomics, by combination.
+  for (auto &[Root, P] : Plans) {
+    if (!P.Writes)
+      continue;
+    if (!P.Merge) {
+      for (size_t I = 0; I < Slices.size(); ++I)
+        Root->wroteOn(Slices[I].Device->Index, P.Write[I]);
+      continue;
+    }
+    std::vector<MergeSlice> Parts(Slices.size());
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      Parts[I].Device = Slices[I].Device;
+      Parts[I].Written = P.Write[I];
+    }
+    if (cl_int Error = mergeIntoHost(*Root, Snapshots[Root], Parts, P.Combine,
+                                     writtenElementBytes(K, R, *Root, *Slices.front().Device));
+        Error != CL_SUCCESS)
+      return Error;
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      Slices[I].TransferSeconds += Parts[I].TransferSeconds;
+      Slices[I].BytesOut += Parts[I].BytesOut;
+    }
+  }
+  // 4. Tell the balancer, and the trace (later for a pipelined launch, once its kernels ran).
+  //    The gather before the launch is charged to the devices in proportion to the bytes they
+  //    received. Kernels: the kernel time of each slice of a pipelined launch.
+  std::optional<GuardNote> Note;
+  if (Plan)
+    Note = GuardNote{L.Guard, Plan->Launch, L.Work};
+  SplitReport report{Slices,    L.Devices,    Proposal,   GatherSeconds, L.Key,
+                     Dim,       AnyDiffMerge, AnyCombine, Note,          L.SeparateHardware,
+                     &Q.exec(), Groups,       L.Base};
+  if (!Pipelined) {
+    report(secondsSince(LaunchStart), {});
+    return CL_SUCCESS;
+  }
+  std::vector<std::string> Tracks;
+  for (const Slice &S : Slices)
+    Tracks.push_back(S.Device->Name);
+  // The arguments stay alive until the kernels have run, whatever the app releases meanwhile.
+  std::vector<cl_event> Watched = Running;
+  Q.finishLater(
+      [Running, KernelStarts, LaunchStart, report = std::move(report), Args = R.Args,
+       Tracks = std::move(Tracks), Name = K.name(), Fail]() mutable -> cl_int {
+        cl_int Result = CL_SUCCESS;
+        double Makespan = 0.0;
+        std::vector<double> Kernels(Running.size(), 0.0);
+        for (size_t I = 0; I < Running.size(); ++I) {
+          const cl_int Error =
+              awaitPipelined(Running[I], KernelStarts[I], Tracks[I], Name, Kernels[I]);
+          if (Result == CL_SUCCESS)
+            Result = Error;
+          // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
+          // before it on the device, which is not its own cost.
+          Makespan = std::max(Makespan,
+                              std::chrono::duration<double>(KernelStarts[I] - LaunchStart).count() +
+                                  Kernels[I]);
+        }
+        if (Result != CL_SUCCESS)
+          return Result;
+        if (Fail)
+          return InjectedFailure;
+        report(Makespan, Kernels);
+        return CL_SUCCESS;
+      },
+      std::move(Watched));
+  return FinishesLater;
+}
+
+} // namespace libsplit
