@@ -52,6 +52,7 @@ void RunRecorder::record(const LaunchRecord &L) {
   ++K.Launches;
   K.SplitLaunches += L.Split ? 1 : 0;
   K.SharedLaunches += L.Split && L.Devices.size() >= 2 ? 1 : 0;
+  K.ChunkedLaunches += L.Purpose == "chunked" ? 1 : 0;
   if (!L.Split && !L.Unsplit.empty())
     K.Unsplit = L.Unsplit;
   K.MakespanSum += L.MakespanSeconds;
@@ -130,7 +131,7 @@ std::string RunRecorder::summary() const {
   // A split launch may give every work-group to one device (a device dropped, or measured
   // alone): how many ran on two devices or more is what shows the split.
   Out << "per kernel: launches, split launches, of them on 2+ devices, mean makespan, bytes "
-         "moved, last split:\n";
+         "moved, last split (and how many launches ran in chunks):\n";
   for (const auto &[Name, K] : Kernels) {
     Out << "  " << Name << std::string(Width - Name.size(), ' ') << " "
         << padded(std::to_string(K.Launches), 6) << " launches "
@@ -147,12 +148,14 @@ std::string RunRecorder::summary() const {
       Out << "unsplit";
       if (K.Devices.size() == 1)
         Out << ", last on D" << Index[K.Devices.front()];
-      Out << ": " << (K.Unsplit.empty() ? "?" : K.Unsplit) << "\n";
-      continue;
+      Out << ": " << (K.Unsplit.empty() ? "?" : K.Unsplit);
+    } else {
+      for (std::size_t I = 0; I < K.Devices.size(); ++I)
+        Out << (I ? ", " : "") << "D" << Index[K.Devices[I]] << " "
+            << formatFixed(K.LastShares[I], 3);
     }
-    for (std::size_t I = 0; I < K.Devices.size(); ++I)
-      Out << (I ? ", " : "") << "D" << Index[K.Devices[I]] << " "
-          << formatFixed(K.LastShares[I], 3);
+    if (K.ChunkedLaunches)
+      Out << " (" << K.ChunkedLaunches << " in chunks)";
     Out << "\n";
   }
   if (!HostWrites.empty()) {

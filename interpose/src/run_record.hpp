@@ -72,8 +72,9 @@ public:
 private:
   struct KernelTotals {
     std::uint64_t Launches = 0;
-    std::uint64_t SplitLaunches = 0;  // through the split path, on one device or more
-    std::uint64_t SharedLaunches = 0; // of them, on two devices or more
+    std::uint64_t SplitLaunches = 0;   // through the split path, on one device or more
+    std::uint64_t SharedLaunches = 0;  // of them, on two devices or more
+    std::uint64_t ChunkedLaunches = 0; // launches run in chunks (LIBSPLIT_CHUNK), split or not
     std::string Unsplit;
     std::vector<std::string> Devices;
     std::vector<double> LastShares;
