@@ -12,25 +12,15 @@
 #include "launch_plan.hpp"
 #include "launch_report.hpp"
 
-#include "libsplit/balancer/launch_key.hpp"
-
 #include <functional>
 #include <optional>
 #include <vector>
 
 namespace libsplit {
 
-class Queue;
-
-struct ChunkedLaunch {
-  Queue *Q = nullptr;
-  Kernel *K = nullptr;
-  const LaunchRequest *R = nullptr; // its local size set
-  const CompiledKernel *Facts = nullptr;
+struct ChunkedLaunch : PlannedLaunch {
   bool Regions = false;
   bool DisjointWrites = false; // the regions show slices along Dim writing disjoint bytes
-  cl_uint Dim = 0;
-  std::size_t Groups = 0; // along Dim
   ExecDevice *Home = nullptr;
   // Devices other than Home that can take chunks now (open, built, able to run its
   // work-groups); asked again while the launch runs.
@@ -43,17 +33,13 @@ struct ChunkedLaunch {
   std::function<bool()> MayJoinLater;
   // The size of the elements the launch writes in a root buffer (merges compare by element).
   std::function<std::size_t(Buffer &)> ElementBytes;
-  balancer::LaunchKey Key;
   // The devices the balancer splits this key across next time, in its order: the shares the
   // chunks measured start it there when every one of them took part.
   std::function<std::vector<ExecDevice *>()> BalancerDevices;
   std::optional<GuardNote> Note;
-  bool SeparateHardware = true;
   // LIBSPLIT_CHUNK=always (tests): every device takes chunks from the start, whatever they cost,
   // and chunks have no floor.
   bool Forced = false;
-  bool Fail = false; // LIBSPLIT_FAIL_LAUNCH: the launch ends with a device error after it ran
-  LaunchRecord Base;
 };
 
 // Runs the launch in chunks; the caller holds the context's data lock. Returns CL_SUCCESS or

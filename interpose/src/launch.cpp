@@ -337,24 +337,31 @@ bool takesChunks(const ExecDevice &Device, const ExecDevice &Home) {
          (Device.Type & Mask) == (Home.Type & Mask);
 }
 
+// What every planned launch carries (PlannedLaunch).
+void plannedLaunch(PlannedLaunch &L, Queue &Q, Kernel &K, const LaunchRequest &R,
+                   const CompiledKernel &Facts, cl_uint Dim, size_t Groups, bool Fail,
+                   LaunchRecord Base) {
+  L.Q = &Q;
+  L.K = &K;
+  L.R = &R;
+  L.Facts = &Facts;
+  L.Dim = Dim;
+  L.Groups = Groups;
+  L.Key = launchKey(K, R, Dim);
+  L.Fail = Fail;
+  L.Base = std::move(Base);
+}
+
 // A chunked launch's fixed parts; the caller says who joins.
 ChunkedLaunch chunkedLaunch(Queue &Q, Kernel &K, const LaunchRequest &R,
                             const CompiledKernel &Facts, const SplitShape &Shape, ExecDevice &Home,
                             bool Fail, LaunchRecord Base) {
   ChunkedLaunch L;
-  L.Q = &Q;
-  L.K = &K;
-  L.R = &R;
-  L.Facts = &Facts;
+  plannedLaunch(L, Q, K, R, Facts, Shape.Dim, Shape.Groups, Fail, std::move(Base));
   L.Regions = Shape.Regions;
   L.DisjointWrites = Shape.DisjointWrites;
-  L.Dim = Shape.Dim;
-  L.Groups = Shape.Groups;
   L.Home = &Home;
   L.ElementBytes = [&K, &R, &Home](Buffer &Root) { return writtenElementBytes(K, R, Root, Home); };
-  L.Key = launchKey(K, R, Shape.Dim);
-  L.Fail = Fail;
-  L.Base = std::move(Base);
   return L;
 }
 
@@ -763,25 +770,18 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
                    Plan ? " (" + std::string(Plan->Why) + ")" : std::string());
   }
 
-  SplitLaunch L{&Q,
-                &K,
-                &R,
-                Facts,
-                std::move(Plans),
-                std::move(Slices),
-                Devices,
-                Proposal,
-                Key,
-                Dim,
-                Groups,
-                AnyDiffMerge,
-                AnyCombine,
-                Plan,
-                Guard,
-                Work,
-                SeparateHardware,
-                Fail,
-                recordOf(K, Request)};
+  SplitLaunch L;
+  plannedLaunch(L, Q, K, R, *Facts, Dim, Groups, Fail, recordOf(K, Request));
+  L.SeparateHardware = SeparateHardware;
+  L.Plans = std::move(Plans);
+  L.Slices = std::move(Slices);
+  L.Devices = Devices;
+  L.Proposal = Proposal;
+  L.AnyDiffMerge = AnyDiffMerge;
+  L.AnyCombine = AnyCombine;
+  L.Plan = Plan;
+  L.Guard = Guard;
+  L.Work = Work;
   return runSplit(L);
 }
 

@@ -15,6 +15,23 @@
 
 namespace libsplit {
 
+class Queue;
+
+// What a launch planned to split (split_launch.hpp) or to run in chunks (chunked_launch.hpp)
+// carries to its execution and its report.
+struct PlannedLaunch {
+  Queue *Q = nullptr;
+  Kernel *K = nullptr;
+  const LaunchRequest *R = nullptr; // its local size set
+  const CompiledKernel *Facts = nullptr;
+  cl_uint Dim = 0;        // the split dimension
+  std::size_t Groups = 0; // work-groups along Dim
+  balancer::LaunchKey Key;
+  bool SeparateHardware = true; // the devices share no cores
+  bool Fail = false;            // LIBSPLIT_FAIL_LAUNCH: it ends with a device error after it ran
+  LaunchRecord Base;            // the launch as the app made it
+};
+
 // A launch the split guard decided: what it cost goes back to the guard once measured.
 struct GuardNote {
   std::shared_ptr<GuardSlot> Guard;

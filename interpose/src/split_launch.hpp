@@ -16,27 +16,15 @@
 
 namespace libsplit {
 
-class Queue;
-
-struct SplitLaunch {
-  Queue *Q = nullptr;
-  Kernel *K = nullptr;
-  const LaunchRequest *R = nullptr; // its local size set
-  const CompiledKernel *Facts = nullptr;
+struct SplitLaunch : PlannedLaunch {
   std::map<Buffer *, BufferPlan> Plans;
   std::vector<Slice> Slices;
   std::vector<ExecDevice *> Devices; // the launch's devices, in the balancer's order
   balancer::Split Proposal;
-  balancer::LaunchKey Key;
-  cl_uint Dim = 0;
-  std::size_t Groups = 0;
   bool AnyDiffMerge = false, AnyCombine = false;
   std::optional<planner::Decision> Plan; // the guard's, when it decided
   std::shared_ptr<GuardSlot> Guard;
   double Work = 0.0;
-  bool SeparateHardware = false;
-  bool Fail = false; // LIBSPLIT_FAIL_LAUNCH: the last slice ends with a device error
-  LaunchRecord Base;
 };
 
 // Runs it; the caller holds the data lock. Returns CL_SUCCESS, FinishesLater (left running), or

@@ -110,74 +110,57 @@ TEST_CASE("two devices taking chunks from both ends finish together", "[planner]
   }
 }
 
+namespace {
+
+ChunkTaker taker(bool AppDevice, double Rate, std::size_t Resident, std::size_t ChunksDone = 0) {
+  ChunkTaker T;
+  T.AppDevice = AppDevice;
+  T.Rate = Rate;
+  T.Resident = Resident;
+  T.ChunksDone = ChunksDone;
+  return T;
+}
+
+ChunkRound round(std::size_t Remaining, double TotalRate, std::size_t Active = 1,
+                 bool MoreComing = false) {
+  ChunkRound R;
+  R.Groups = 131072;
+  R.Remaining = Remaining;
+  R.TotalRate = TotalRate;
+  R.Active = Active;
+  R.MoreComing = MoreComing;
+  return R;
+}
+
+} // namespace
+
 TEST_CASE("the chunk each device is handed", "[planner][chunking]") {
   ChunkSettings S; // first chunk 1/64, floor 2 ms, divisor 2
-  ChunkRound Round;
-  Round.Groups = 131072;
-  Round.Remaining = 131072;
-  ChunkTaker App;
-  App.AppDevice = true;
-  App.Resident = 4224;
-  SECTION("the app's device, nothing known: 1/64 of the launch, below what it runs at once") {
-    CHECK(chunkFor(App, Round, S) == 2048);
-  }
-  SECTION("the app's device measured, alone, nobody coming: the rest at once") {
-    App.ChunksDone = 1;
-    App.Rate = 30000.0;
-    Round.Remaining = 129024;
-    Round.TotalRate = 30000.0;
-    CHECK(chunkFor(App, Round, S) == 129024);
-  }
-  SECTION("a rate known from an earlier launch counts as measured") {
-    App.Rate = 30000.0;
-    Round.TotalRate = 60000.0;
-    Round.MoreComing = true;
-    CHECK(chunkFor(App, Round, S) == 131072 / 4);
-  }
-  SECTION("the app's device with a second GPU coming: a quarter, at least what it runs at once") {
-    App.ChunksDone = 1;
-    App.Rate = 30000.0;
-    Round.Remaining = 129024;
-    Round.TotalRate = 60000.0;
-    Round.MoreComing = true;
-    CHECK(chunkFor(App, Round, S) == 129024 / 4);
-    Round.Remaining = 10000;
-    CHECK(chunkFor(App, Round, S) == 4224);
-    Round.Remaining = 3000;
-    CHECK(chunkFor(App, Round, S) == 3000);
-  }
-  SECTION("a joining GPU's first chunk: no less than it runs at once") {
-    ChunkTaker Gpu;
-    Gpu.Rate = 30000.0; // assumed: the app's device's
-    Gpu.Resident = 4224;
-    Round.Remaining = 100000;
-    Round.TotalRate = 60000.0;
-    Round.Active = 2;
-    CHECK(chunkFor(Gpu, Round, S) == 4224);
-  }
-  SECTION("a joining device of another type starts with the floor") {
-    ChunkTaker Cpu;
-    Cpu.SameTypeAsApp = false;
-    Cpu.Rate = 3000.0; // assumed a tenth of the app's
-    Cpu.Resident = 32;
-    Round.Remaining = 100000;
-    Round.TotalRate = 33000.0;
-    Round.Active = 2;
-    CHECK(chunkFor(Cpu, Round, S) == 6); // 2 ms at 3000 groups/s
-  }
-  SECTION("forced: no first-chunk rule, no floor") {
-    S.FloorSeconds = 0.0;
-    Round.Forced = true;
-    Round.Remaining = 1000;
-    Round.TotalRate = 2.0;
-    Round.Active = 2;
-    App.Rate = 1.0;
-    CHECK(chunkFor(App, Round, S) == 250);
-  }
-  SECTION("nothing left") {
-    Round.Remaining = 0;
-    CHECK(chunkFor(App, Round, S) == 0);
-  }
+  // The app's device, an H100's worth of work-groups at once (4224 of 64 work-items).
+  // Nothing known: 1/64 of the launch, below what it runs at once.
+  CHECK(chunkFor(taker(true, 0.0, 4224), round(131072, 0.0), S) == 2048);
+  // Measured, alone, nobody coming: the rest at once.
+  CHECK(chunkFor(taker(true, 30000.0, 4224, 1), round(129024, 30000.0), S) == 129024);
+  // A rate known from an earlier launch counts as measured.
+  CHECK(chunkFor(taker(true, 30000.0, 4224), round(131072, 60000.0, 1, true), S) == 131072 / 4);
+  // A second GPU coming: a quarter, at least what it runs at once, at most what remains.
+  const ChunkTaker App = taker(true, 30000.0, 4224, 1);
+  CHECK(chunkFor(App, round(129024, 60000.0, 1, true), S) == 129024 / 4);
+  CHECK(chunkFor(App, round(10000, 60000.0, 1, true), S) == 4224);
+  CHECK(chunkFor(App, round(3000, 60000.0, 1, true), S) == 3000);
+  // A joining GPU's first chunk (its rate assumed the app's): no less than it runs at once.
+  CHECK(chunkFor(taker(false, 30000.0, 4224), round(100000, 60000.0, 2), S) == 4224);
+  // A joining device of another type (assumed a tenth as fast) starts with the floor: 2 ms.
+  ChunkTaker Cpu = taker(false, 3000.0, 32);
+  Cpu.SameTypeAsApp = false;
+  CHECK(chunkFor(Cpu, round(100000, 33000.0, 2), S) == 6);
+  // Nothing left.
+  CHECK(chunkFor(App, round(0, 60000.0), S) == 0);
+  // Forced (LIBSPLIT_CHUNK=always): no first-chunk rule, no floor.
+  S.FloorSeconds = 0.0;
+  ChunkRound Forced = round(1000, 2.0, 2);
+  Forced.Forced = true;
+  CHECK(chunkFor(taker(true, 1.0, 4224), Forced, S) == 250);
 }
 
 TEST_CASE("what a device holds at once, and launches too small to fill it", "[planner][chunking]") {
