@@ -33,9 +33,11 @@ __kernel void jacobi2d_copy(__global const float *b, __global float *a, const ui
 static const float Fifth = 0.2f;
 // Every cell lies in [1, 3] and the update is an average, so values stay away from zero and a
 // relative error is meaningful. A double reference differs from the device by a few ulp per
-// step, which the averaging does not amplify but which add up over the steps (measured: 1e-6
-// after 100 steps).
-static constexpr double Tolerance = 1e-5;
+// step, which the averaging does not amplify but which add up over the steps (measured on an
+// H100: 1e-6 after 100 steps, 1.2e-5 after 2000): the tolerance grows with the steps.
+static double toleranceFor(std::size_t Steps) {
+  return 1e-5 + 1e-8 * static_cast<double>(Steps);
+}
 // The reference recomputes at most this many cell-steps: the whole grid when that is enough,
 // else square windows of WindowSide x WindowSide cells from their dependency cones (see
 // referenceWindow).
@@ -161,6 +163,7 @@ int main(int argc, char **argv) {
     Windows = std::max<size_t>(2, static_cast<size_t>(ReferenceBudget / WindowCost));
     Windows = std::min(Windows, N / Side);
   }
+  const double Tolerance = toleranceFor(Steps);
   size_t Wrong = 0, Checked = 0;
   double MaxRelError = 0.0;
   for (float Value : Result)
@@ -197,7 +200,7 @@ int main(int argc, char **argv) {
   clReleaseContext(Context);
   char Detail[160];
   std::snprintf(Detail, sizeof(Detail),
-                "%zu wrong of %zu, %zu checked (%zu windows), max rel error %.3g (tolerance %.0e)",
+                "%zu wrong of %zu, %zu checked (%zu windows), max rel error %.3g (tolerance %.2g)",
                 Wrong, Cells, Checked, Windows, MaxRelError, Tolerance);
   return app::report("jacobi2d", Wrong == 0, Choice, Seconds, Detail);
 }
