@@ -39,6 +39,10 @@ struct Taker {
   std::size_t RateGroups = 0;
   std::size_t Chunks = 0, Groups = 0;
   std::size_t FirstGroup = std::numeric_limits<std::size_t>::max(), EndGroup = 0;
+  // Its chunks' times where they ran (the kernel's cost along the index), and the one running.
+  std::vector<planner::ChunkSample> Samples;
+  std::size_t RunningFirst = 0, RunningEnd = 0;
+  Clock::time_point RunningSince;
   double KernelSeconds = 0.0, TransferSeconds = 0.0;
   std::uint64_t BytesIn = 0, BytesOut = 0;
   std::map<Buffer *, RangeSet> Need, Written; // over its chunks, root coordinates
@@ -102,6 +106,7 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
       T.KernelSeconds += KernelSeconds;
       T.TransferSeconds += secondsBetween(Start, Pushed);
       const double Took = secondsBetween(Enqueued, Ended);
+      T.Samples.push_back({Job.FirstGroup, Job.EndGroup, Took});
       if (Took > 0.0 && (T.Chunks <= 2 || Groups >= T.RateGroups)) {
         T.RateGroups = Groups;
         T.Rate = static_cast<double>(Groups) / Took;
@@ -130,6 +135,28 @@ std::size_t residentGroups(const ExecDevice &Device, const LaunchRequest &R) {
 
 double assumedRate(const ExecDevice &Device, const ExecDevice &Home, double HomeRate) {
   return sameType(Device, Home) ? HomeRate : HomeRate / 10.0;
+}
+
+// Devices alike enough to share one cost along the index: the same model (two of a machine's
+// GPUs), so that a device joining late predicts its chunks from what the first one ran.
+bool sameKind(const ExecDevice &A, const ExecDevice &B) {
+  return sameType(A, B) && A.ComputeUnits == B.ComputeUnits && A.Name == B.Name;
+}
+
+// The kernel's cost along the index on Device's kind, from the chunks its kind ran. A chunk of
+// less than a quarter of what the device runs at once measured the device half empty: left out
+// once fuller ones are there.
+planner::ChunkCost costOn(const std::vector<Taker> &Takers, const ExecDevice &Device,
+                          std::size_t Resident) {
+  std::vector<planner::ChunkSample> Full, All;
+  for (const Taker &T : Takers)
+    if (sameKind(*T.Device, Device))
+      for (const planner::ChunkSample &C : T.Samples) {
+        All.push_back(C);
+        if ((C.End - C.First) * 4 >= Resident)
+          Full.push_back(C);
+      }
+  return planner::ChunkCost::fit(Full.empty() ? All : Full);
 }
 
 } // namespace
@@ -250,27 +277,55 @@ cl_int runChunked(const ChunkedLaunch &L) {
         continue;
       }
       const std::size_t Remaining = Hi - Lo;
+      // Each device's rate over what remains and when its running chunk ends, by the kernel's
+      // cost along the index where its kind has run chunks, else by its rate.
+      const auto Now = Clock::now();
+      const planner::ChunkCost Cost = costOn(S.Takers, *T.Device, residentGroups(*T.Device, R));
+      auto rateOver = [&](const Taker &U, const planner::ChunkCost &C) {
+        const double Seconds = C.seconds(Lo, Hi);
+        return Seconds > 0.0 ? static_cast<double>(Remaining) / Seconds : U.rate();
+      };
       double Total = 0.0, Others = 0.0;
       std::size_t Active = 0;
+      std::vector<planner::ChunkPeer> Peers;
       for (const Taker &U : S.Takers)
         if (!U.Stopped) {
           Total += U.rate();
-          Others += &U == &T ? 0.0 : U.rate();
           ++Active;
+          if (&U == &T)
+            continue;
+          Others += U.rate();
+          const planner::ChunkCost UCost =
+              costOn(S.Takers, *U.Device, residentGroups(*U.Device, R));
+          planner::ChunkPeer Peer;
+          Peer.Rate = rateOver(U, UCost);
+          if (U.Busy) {
+            const double Running =
+                UCost.known()    ? UCost.seconds(U.RunningFirst, U.RunningEnd)
+                : U.rate() > 0.0 ? static_cast<double>(U.RunningEnd - U.RunningFirst) / U.rate()
+                                 : 0.0;
+            Peer.BusyFor = std::max(0.0, Running - secondsBetween(U.RunningSince, Now));
+          }
+          Peers.push_back(Peer);
         }
-      // Devices still opening or building count at the rate they are assumed to have.
+      // Devices still opening or building count at the rate they are assumed to have, as free.
       if (MoreComing)
         for (ExecDevice *D : L.Q->context().plannedSplitDevices())
           if (std::none_of(S.Takers.begin(), S.Takers.end(),
-                           [&](const Taker &U) { return U.Device == D; }))
+                           [&](const Taker &U) { return U.Device == D; })) {
             Total += assumedRate(*D, *L.Home, HomeRate);
+            Peers.push_back({assumedRate(*D, *L.Home, HomeRate), 0.0});
+          }
       planner::ChunkTaker Taking;
       Taking.AppDevice = T.FromLow;
       Taking.SameTypeAsApp = sameType(*T.Device, *L.Home);
       Taking.ChunksDone = T.Chunks;
-      Taking.Rate = T.rate();
+      Taking.Rate = rateOver(T, Cost);
       Taking.Resident = residentGroups(*T.Device, R);
+      Taking.Cost = &Cost;
       planner::ChunkRound Round;
+      Round.Lo = Lo;
+      Round.Others = std::move(Peers);
       Round.Groups = L.Groups;
       Round.Remaining = Remaining;
       Round.TotalRate = Total;
@@ -333,6 +388,9 @@ cl_int runChunked(const ChunkedLaunch &L) {
       T.BytesIn += Bytes;
       (T.FromLow ? Lo : Hi) = T.FromLow ? Job.EndGroup : Job.FirstGroup;
       T.Busy = true;
+      T.RunningFirst = Job.FirstGroup;
+      T.RunningEnd = Job.EndGroup;
+      T.RunningSince = Clock::now();
       T.Device->Worker->post(
           [&L, &S, Device = T.Device, Job = std::move(Job)] { runChunk(L, S, *Device, Job); });
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace libsplit::planner {
 
@@ -42,6 +43,119 @@ bool fillsDevice(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPerGroup, dou
   return !Gpu || WorkItems * 4.0 >= residentItems(Gpu, ComputeUnits, ItemsPerGroup);
 }
 
+ChunkCost ChunkCost::fit(const std::vector<ChunkSample> &Samples) {
+  // Per-group time against the chunk's centre, weighted by the chunk's groups.
+  double W = 0.0, Wx = 0.0, Wy = 0.0, Wxx = 0.0, Wxy = 0.0, Least = 0.0;
+  for (const ChunkSample &C : Samples) {
+    if (C.End <= C.First || !(C.Seconds > 0.0) || !std::isfinite(C.Seconds))
+      continue;
+    const double N = static_cast<double>(C.End - C.First);
+    const double X = 0.5 * static_cast<double>(C.First + C.End);
+    const double Y = C.Seconds / N;
+    Least = W == 0.0 ? Y : std::min(Least, Y);
+    W += N;
+    Wx += N * X;
+    Wy += N * Y;
+    Wxx += N * X * X;
+    Wxy += N * X * Y;
+  }
+  ChunkCost Cost;
+  if (W == 0.0)
+    return Cost;
+  Cost.Known = true;
+  Cost.Least = Least / 4.0;
+  const double Spread = Wxx - Wx * Wx / W;
+  // Chunks that all sit at one place say nothing of a slope.
+  if (Spread > 1e-9 * std::max(1.0, Wxx)) {
+    Cost.Slope = (Wxy - Wx * Wy / W) / Spread;
+    Cost.Intercept = (Wy - Cost.Slope * Wx) / W;
+  } else {
+    Cost.Intercept = Wy / W;
+  }
+  return Cost;
+}
+
+double ChunkCost::perGroup(double Group) const {
+  return std::max(Least, Intercept + Slope * Group);
+}
+
+double ChunkCost::seconds(std::size_t First, std::size_t End) const {
+  if (!Known || End <= First)
+    return 0.0;
+  const double A = static_cast<double>(First), B = static_cast<double>(End);
+  // The line, clamped from below at Least: split where it crosses Least.
+  auto linear = [&](double From, double To) { return (To - From) * perGroup(0.5 * (From + To)); };
+  if (Slope != 0.0) {
+    const double Cross = (Least - Intercept) / Slope;
+    if (Cross > A && Cross < B)
+      return linear(A, Cross) + linear(Cross, B);
+  }
+  return linear(A, B);
+}
+
+std::size_t ChunkCost::groupsWithin(std::size_t Lo, std::size_t Hi, bool FromLow,
+                                    double Seconds) const {
+  if (Hi <= Lo)
+    return 0;
+  if (!Known || !(Seconds > 0.0))
+    return 0;
+  std::size_t Low = 0, High = Hi - Lo; // the answer lies in [Low, High]
+  while (Low < High) {
+    const std::size_t Mid = Low + (High - Low + 1) / 2;
+    const double Took = FromLow ? seconds(Lo, Lo + Mid) : seconds(Hi - Mid, Hi);
+    if (Took <= Seconds)
+      Low = Mid;
+    else
+      High = Mid - 1;
+  }
+  return Low;
+}
+
+double finishTogetherSeconds(double Remaining, double Rate, const std::vector<ChunkPeer> &Others) {
+  std::vector<std::pair<double, double>> Busy; // (busy for, rate) of peers that run
+  for (const ChunkPeer &P : Others)
+    if (P.Rate > 0.0 && std::isfinite(P.Rate))
+      Busy.emplace_back(std::max(0.0, P.BusyFor), P.Rate);
+  std::sort(Busy.begin(), Busy.end());
+  // f(T) = Active * T - Offset between breakpoints; the first segment where its root lies
+  // before the next peer frees up holds the answer.
+  double Active = Rate > 0.0 && std::isfinite(Rate) ? Rate : 0.0, Offset = 0.0;
+  for (const auto &[From, PeerRate] : Busy) {
+    if (Active > 0.0 && (Remaining + Offset) / Active <= From)
+      return (Remaining + Offset) / Active;
+    Active += PeerRate;
+    Offset += PeerRate * From;
+  }
+  return Active > 0.0 ? (Remaining + Offset) / Active : std::numeric_limits<double>::infinity();
+}
+
+namespace {
+
+// chunkFor's guided chunk sized from when the devices would finish together.
+std::size_t finishingChunk(const ChunkTaker &Taker, const ChunkRound &Round,
+                           const ChunkSettings &Settings) {
+  const double Rate = Taker.Rate;
+  if (!(Rate > 0.0) || !std::isfinite(Rate))
+    return Round.Remaining;
+  const double Remaining = static_cast<double>(Round.Remaining);
+  const double Until = finishTogetherSeconds(Remaining, Rate, Round.Others);
+  if (!std::isfinite(Until))
+    return Round.Remaining;
+  double Share = Taker.Cost && Taker.Cost->known()
+                     ? static_cast<double>(Taker.Cost->groupsWithin(
+                           Round.Lo, Round.Lo + Round.Remaining, Taker.AppDevice, Until))
+                     : Rate * Until;
+  Share = std::clamp(Share, 1.0, Remaining);
+  // Guided, no less than the device runs at once unless its whole share is less (its last).
+  const double Full = static_cast<double>(std::max<std::size_t>(Taker.Resident, 1));
+  double Chunk =
+      std::max(std::ceil(Share / std::max(1.0, Settings.Divisor)), std::min(Share, Full));
+  Chunk = std::max({Chunk, std::ceil(Settings.FloorSeconds * Rate), 1.0});
+  return Chunk >= Remaining ? Round.Remaining : static_cast<std::size_t>(Chunk);
+}
+
+} // namespace
+
 std::size_t chunkFor(const ChunkTaker &Taker, const ChunkRound &Round,
                      const ChunkSettings &Settings) {
   if (Round.Remaining == 0)
@@ -57,11 +171,14 @@ std::size_t chunkFor(const ChunkTaker &Taker, const ChunkRound &Round,
                              Settings);
     const std::size_t First =
         std::max(firstChunkGroups(Round.Groups, Settings),
-                 Taker.AppDevice ? std::size_t(1) : std::max<std::size_t>(Taker.Resident, 1));
+                 Taker.AppDevice ? std::max<std::size_t>(Taker.Resident / 4, 1)
+                                 : std::max<std::size_t>(Taker.Resident, 1));
     return std::min(First, Round.Remaining);
   }
   if (Round.Active == 1 && !Round.MoreComing)
     return Round.Remaining;
+  if (!Round.Others.empty())
+    return finishingChunk(Taker, Round, Settings);
   return nextChunkGroups(Round.Remaining, Taker.Rate, Round.TotalRate, Settings,
                          std::max<std::size_t>(Taker.Resident, 1));
 }

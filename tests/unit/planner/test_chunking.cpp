@@ -177,3 +177,151 @@ TEST_CASE("what a device holds at once, and launches too small to fill it", "[pl
   CHECK(fillsDevice(true, 132, 64, 132 * 2048 / 4.0));
   CHECK(fillsDevice(false, 32, 64, 64.0));
 }
+
+TEST_CASE("a kernel's cost along its index, fitted to its chunks", "[planner][chunking]") {
+  // A triangular loop: work-group g takes (1000 - g) us.
+  auto truth = [](std::size_t First, std::size_t End) {
+    double Sum = 0.0;
+    for (std::size_t G = First; G < End; ++G)
+      Sum += (1000.0 - static_cast<double>(G) - 0.5) * 1e-6;
+    return Sum;
+  };
+  const ChunkCost Cost = ChunkCost::fit(
+      {{0, 100, truth(0, 100)}, {500, 700, truth(500, 700)}, {900, 1000, truth(900, 1000)}});
+  REQUIRE(Cost.known());
+  CHECK(Cost.seconds(200, 300) == Approx(truth(200, 300)).epsilon(1e-6));
+  CHECK(Cost.seconds(0, 900) == Approx(truth(0, 900)).epsilon(1e-6));
+  // Taken from either end: as many groups as fit.
+  const std::size_t FromLow = Cost.groupsWithin(0, 1000, true, truth(0, 100));
+  CHECK(FromLow == 100);
+  const std::size_t FromHigh = Cost.groupsWithin(0, 1000, false, truth(0, 100));
+  CHECK(truth(1000 - FromHigh, 1000) <= truth(0, 100));
+  CHECK(truth(1000 - FromHigh - 1, 1000) > truth(0, 100));
+  CHECK(Cost.groupsWithin(0, 1000, true, 1e9) == 1000);
+  CHECK(Cost.groupsWithin(0, 1000, true, 0.0) == 0);
+  // Extrapolated past where the line reaches zero, a group still costs something.
+  CHECK(Cost.seconds(1000, 2000) > 0.0);
+  // One chunk, or chunks at one place: a constant.
+  const ChunkCost Flat = ChunkCost::fit({{0, 100, 0.1}});
+  CHECK(Flat.seconds(900, 1000) == Approx(0.1));
+  CHECK_FALSE(ChunkCost::fit({}).known());
+  CHECK_FALSE(ChunkCost::fit({{5, 5, 1.0}, {0, 10, 0.0}}).known());
+}
+
+TEST_CASE("when devices sharing what remains would finish together", "[planner][chunking]") {
+  // Alone.
+  CHECK(finishTogetherSeconds(1000.0, 100.0, {}) == Approx(10.0));
+  // An equal peer free now: half the time.
+  CHECK(finishTogetherSeconds(1000.0, 100.0, {{100.0, 0.0}}) == Approx(5.0));
+  // A peer busy for 4 s joins at 4 s: 100 * T + 100 * (T - 4) = 1000.
+  CHECK(finishTogetherSeconds(1000.0, 100.0, {{100.0, 4.0}}) == Approx(7.0));
+  // A peer busy past the end does not count.
+  CHECK(finishTogetherSeconds(1000.0, 100.0, {{100.0, 20.0}}) == Approx(10.0));
+  // Peers in any order; one without a rate ignored; one freed after the others would finish
+  // does not count.
+  CHECK(finishTogetherSeconds(1000.0, 100.0, {{100.0, 8.0}, {100.0, 1.0}, {0.0, 0.0}}) ==
+        Approx(5.5));
+  CHECK(finishTogetherSeconds(1000.0, 100.0, {{100.0, 4.0}, {100.0, 1.0}}) ==
+        Approx((1000.0 + 100.0 + 400.0) / 300.0));
+  CHECK(std::isinf(finishTogetherSeconds(1000.0, 0.0, {})));
+}
+
+TEST_CASE("a device finishing early takes its share of what remains", "[planner][chunking]") {
+  ChunkSettings S;
+  S.FloorSeconds = 0.0;
+  ChunkTaker Joiner = taker(false, 1000.0, 100, 2);
+  ChunkRound R = round(1000, 2000.0, 2);
+  // The app's device free as well: half of its half.
+  R.Others = {{1000.0, 0.0}};
+  CHECK(chunkFor(Joiner, R, S) == 250);
+  // The app's device busy for 0.6 s more: the joiner's share is 0.8 s of work, half of it now.
+  R.Others = {{1000.0, 0.6}};
+  CHECK(chunkFor(Joiner, R, S) == 400);
+  // No less than the device runs at once, unless its whole share is less.
+  Joiner.Resident = 500;
+  CHECK(chunkFor(Joiner, R, S) == 500);
+  Joiner.Resident = 1000;
+  CHECK(chunkFor(Joiner, R, S) == 800);
+  Joiner.Resident = 100;
+  // With a cost along the index (groups cost more toward the low end), the share is counted
+  // from the device's end: more of the light groups at the high end fit, fewer of the heavy
+  // ones at the low end.
+  const ChunkCost Falling = ChunkCost::fit({{0, 100, 0.2}, {900, 1000, 0.01}});
+  Joiner.Cost = &Falling;
+  R.Lo = 0;
+  const std::size_t Along = chunkFor(Joiner, R, S);
+  CHECK(Along == (Falling.groupsWithin(0, 1000, false, 0.8) + 1) / 2);
+  CHECK(Along > 400);
+  ChunkTaker App = Joiner;
+  App.AppDevice = true;
+  CHECK(chunkFor(App, R, S) == (Falling.groupsWithin(0, 1000, true, 0.8) + 1) / 2);
+  CHECK(chunkFor(App, R, S) < 400);
+}
+
+namespace {
+
+// Two equal devices taking chunks of a triangular launch from both ends, the runtime's way: each
+// free device fits the cost to the chunks run so far, sees the other's running chunk's end by
+// it, and takes chunkFor. The second device starts at Join. Returns the finish time.
+double simulateTriangular(std::size_t Groups, double Join, std::size_t Resident) {
+  auto truth = [&](std::size_t First, std::size_t End) {
+    double Sum = 0.0;
+    for (std::size_t G = First; G < End; ++G)
+      Sum += 1e-4 * (1.0 - static_cast<double>(G) / static_cast<double>(Groups));
+    return Sum;
+  };
+  ChunkSettings S;
+  std::vector<ChunkSample> Done;
+  std::size_t Lo = 0, Hi = Groups;
+  struct Dev {
+    double FreeAt;
+    std::size_t First = 0, End = 0;
+    double Start = 0.0;
+    std::size_t Chunks = 0;
+  };
+  Dev Devs[2] = {{0.0}, {Join}};
+  double Finish = 0.0;
+  while (Lo < Hi) {
+    const int I = Devs[0].FreeAt <= Devs[1].FreeAt ? 0 : 1;
+    Dev &D = Devs[I];
+    Dev &Other = Devs[1 - I];
+    const double Now = D.FreeAt;
+    if (D.End > D.First) // the chunk it ran is measured now
+      Done.push_back({D.First, D.End, truth(D.First, D.End)});
+    const ChunkCost Cost = ChunkCost::fit(Done);
+    ChunkTaker T = taker(I == 0, 0.0, Resident, D.Chunks);
+    ChunkRound R = round(Hi - Lo, 0.0, 2);
+    R.Groups = Groups;
+    R.Lo = Lo;
+    if (Cost.known()) {
+      T.Rate = static_cast<double>(Hi - Lo) / Cost.seconds(Lo, Hi);
+      T.Cost = &Cost;
+      const double OtherEnd =
+          Other.FreeAt > Now ? Other.Start + Cost.seconds(Other.First, Other.End) : Now;
+      R.Others = {{T.Rate, std::max(0.0, OtherEnd - Now)}};
+      R.TotalRate = 2 * T.Rate;
+    }
+    const std::size_t C = chunkFor(T, R, S);
+    D.First = I == 0 ? Lo : Hi - C;
+    D.End = I == 0 ? Lo + C : Hi;
+    (I == 0 ? Lo : Hi) = I == 0 ? Lo + C : Hi - C;
+    D.Start = Now;
+    D.FreeAt = Now + truth(D.First, D.End);
+    ++D.Chunks;
+    Finish = std::max(Finish, D.FreeAt);
+  }
+  return Finish;
+}
+
+} // namespace
+
+TEST_CASE("a triangular launch's devices finish together", "[planner][chunking]") {
+  // 16384 groups, 0.82 s alone; the second device joins at 0.15 s; 4224 groups at once.
+  const std::size_t Groups = 16384;
+  double Alone = 0.0;
+  for (std::size_t G = 0; G < Groups; ++G)
+    Alone += 1e-4 * (1.0 - static_cast<double>(G) / static_cast<double>(Groups));
+  const double Ideal = (Alone + 0.15) / 2.0;
+  CHECK(simulateTriangular(Groups, 0.15, 4224) <= 1.08 * Ideal);
+  CHECK(simulateTriangular(Groups, 0.0, 256) <= 1.03 * Alone / 2.0);
+}

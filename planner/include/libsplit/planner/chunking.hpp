@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace libsplit::planner {
 
@@ -51,6 +52,46 @@ std::size_t residentGroups(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPer
 // takes its longest work-item's time either way), so it is not run in chunks to find out.
 bool fillsDevice(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPerGroup, double WorkItems);
 
+// One chunk a device ran: work-groups [First, End) in Seconds (enqueue to end).
+struct ChunkSample {
+  std::size_t First = 0, End = 0;
+  double Seconds = 0.0;
+};
+
+// A kernel's seconds per work-group along its index space on one kind of device, as a line
+// a + b * g fitted to its chunks (least squares on each chunk's sum): a kernel whose work falls
+// or grows with the index (a triangular loop) has a chunk predicted where it runs, not at the
+// rate of the part its device ran before. Chunks at one position (or one chunk) give a constant.
+// A group's time never falls below a quarter of the fastest measured chunk's mean, so that the
+// line's extrapolation stays positive.
+class ChunkCost {
+public:
+  ChunkCost() = default;
+  static ChunkCost fit(const std::vector<ChunkSample> &Samples);
+  bool known() const { return Known; }
+  // Predicted seconds of work-groups [First, End); 0 when not known.
+  double seconds(std::size_t First, std::size_t End) const;
+  // How many work-groups of [Lo, Hi), taken from the low end (FromLow) or the high end, run
+  // within Seconds (0 to Hi - Lo).
+  std::size_t groupsWithin(std::size_t Lo, std::size_t Hi, bool FromLow, double Seconds) const;
+
+private:
+  double perGroup(double Group) const;
+  bool Known = false;
+  double Intercept = 0.0, Slope = 0.0, Least = 0.0;
+};
+
+// Another device taking chunks, as the one choosing its chunk sees it.
+struct ChunkPeer {
+  double Rate = 0.0;    // work-groups per second over what remains
+  double BusyFor = 0.0; // seconds until its running chunk ends (0: free now, or opening)
+};
+
+// When every device would finish if the Remaining work-groups were shared from now on: T such
+// that Rate * T + sum over Others of Rate_o * max(0, T - BusyFor_o) = Remaining. Infinite when
+// no rate is positive.
+double finishTogetherSeconds(double Remaining, double Rate, const std::vector<ChunkPeer> &Others);
+
 // What the caller knows of a device when it hands it its next chunk.
 struct ChunkTaker {
   bool AppDevice = false;     // takes from the low end; its first chunk measures the kernel
@@ -58,6 +99,8 @@ struct ChunkTaker {
   std::size_t ChunksDone = 0; // chunks of this launch it has run
   double Rate = 0.0;          // work-groups per second, measured or assumed; <= 0: unknown
   std::size_t Resident = 1;   // the work-groups it runs at once
+  // The kernel's cost along the index on this kind of device (unknown: Rate alone).
+  const ChunkCost *Cost = nullptr;
 };
 
 // The launch when the chunk is handed out.
@@ -68,13 +111,22 @@ struct ChunkRound {
   std::size_t Active = 1;    // devices still taking chunks, this one included
   bool MoreComing = false;   // devices still opening or building, expected to join
   bool Forced = false;       // LIBSPLIT_CHUNK=always: no floors, no first-chunk rules
+  std::size_t Lo = 0;        // the first remaining work-group: [Lo, Lo + Remaining) remain
+  // The other devices taking chunks, with how long their running chunks have left: where given,
+  // a chunk is sized from when all would finish (finishTogetherSeconds), so that a device
+  // finishing early takes its share of what remains and the last chunks end together;
+  // otherwise from the rates alone (TotalRate).
+  std::vector<ChunkPeer> Others;
 };
 
 // Work-groups of the device's next chunk (1 to Remaining; 0 when none remain). A device's first
-// chunk measures its rate: the app's device's is firstChunkGroups (soon done, so that the
-// devices open early where the launch is long), another device's as large and no less than it
-// runs at once (of another type: the floor's). Alone with nothing coming, the app's device takes
-// the rest at once. Otherwise guided (nextChunkGroups), no less than the device runs at once.
+// chunk measures its rate: the app's device's is firstChunkGroups but no less than a quarter of
+// what it runs at once (soon done, so that the devices open early where the launch is long, and
+// full enough that its rate is near the device's), another device's as large and no less than
+// it runs at once (of another type: the floor's). Alone with nothing coming, the app's device
+// takes the rest at once. Otherwise guided: half of its share of what remains (with Others:
+// what it runs until all would finish together, along the index by its Cost where known), no
+// less than it runs at once unless its whole share is less.
 std::size_t chunkFor(const ChunkTaker &Taker, const ChunkRound &Round,
                      const ChunkSettings &Settings);
 
