@@ -3,11 +3,13 @@
 // executor, planning and worker hand-offs), the devices' own launch latency being in both.
 //
 //   launch_overhead [--device P:D] [--launches N] [--global G] [--local L] [--sync each|end]
-//                   [--event 0|1] [--profiling 0|1] [--buffer-mib M]
+//                   [--event 0|1] [--profiling 0|1] [--buffer-mib M] [--sizes K]
 // --event 1 asks for an event per launch (released at once) and --profiling 1 makes a profiling
 // queue: natively, what libsplit's own launches cost the driver (it does both). --buffer-mib
 // makes the kernel's buffer argument that large (written once before the launches), to see
-// whether a launch's host cost depends on the size of the buffers it names.
+// whether a launch's host cost depends on the size of the buffers it names. --sizes K cycles
+// the launches through K global sizes (G, G - L, G - 2L, ...), as a factorization whose NDRange
+// shrinks every step does: what a launch of a size not seen before costs.
 #include "common/app_common.hpp"
 
 #include <algorithm>
@@ -22,7 +24,7 @@ __kernel void empty(__global int *unused, int n) {
 int main(int argc, char **argv) {
   app::Options Opts(argc, argv,
                     "[--launches N] [--global G] [--local L] [--sync each|end] [--warmup N] "
-                    "[--event 0|1] [--profiling 0|1] [--buffer-mib M]");
+                    "[--event 0|1] [--profiling 0|1] [--buffer-mib M] [--sizes K]");
   const long Launches = Opts.integer("launches", 2000);
   const size_t Global = static_cast<size_t>(Opts.integer("global", 1024));
   const size_t Local = static_cast<size_t>(Opts.integer("local", 64));
@@ -30,6 +32,9 @@ int main(int argc, char **argv) {
   const bool SyncEach = Opts.text("sync", "end") == "each";
   const bool WithEvent = Opts.integer("event", 0) != 0;
   const bool Profiling = Opts.integer("profiling", 0) != 0;
+  const long Sizes = std::max(1L, Opts.integer("sizes", 1));
+  if (static_cast<size_t>(Sizes - 1) * Local >= Global)
+    app::fail("--sizes K needs (K - 1) * local below global");
   const size_t BufferBytes =
       std::max<size_t>(sizeof(int), static_cast<size_t>(Opts.integer("buffer-mib", 0)) << 20);
 
@@ -54,9 +59,11 @@ int main(int argc, char **argv) {
   CL_CHECK(clSetKernelArg(Kernel, 0, sizeof(cl_mem), &Unused));
   CL_CHECK(clSetKernelArg(Kernel, 1, sizeof(int), &Never));
 
+  long Launched = 0;
   auto launch = [&] {
     cl_event Done = nullptr;
-    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, &Local, 0, nullptr,
+    const size_t Size = Global - static_cast<size_t>(Launched++ % Sizes) * Local;
+    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Size, &Local, 0, nullptr,
                                     WithEvent ? &Done : nullptr));
     if (Done)
       clReleaseEvent(Done);
@@ -74,9 +81,9 @@ int main(int argc, char **argv) {
   CL_CHECK(clFinish(Queue));
   const double Seconds = Timer.seconds();
   const double PerLaunch = 1e6 / static_cast<double>(std::max(Launches, 1L));
-  std::printf("launch_overhead: %ld launches of %zu work-items (local %zu), sync %s: "
+  std::printf("launch_overhead: %ld launches of %zu work-items (local %zu, %ld sizes), sync %s: "
               "%.2f us per launch (%.2f us of it before the final clFinish)\n",
-              Launches, Global, Local, SyncEach ? "each" : "end", Seconds * PerLaunch,
+              Launches, Global, Local, Sizes, SyncEach ? "each" : "end", Seconds * PerLaunch,
               Queueing * PerLaunch);
   clReleaseKernel(Kernel);
   clReleaseProgram(Program);
