@@ -35,9 +35,7 @@ static const float Fifth = 0.2f;
 // relative error is meaningful. A double reference differs from the device by a few ulp per
 // step, which the averaging does not amplify but which add up over the steps (measured on an
 // H100: 1e-6 after 100 steps, 1.2e-5 after 2000): the tolerance grows with the steps.
-static double toleranceFor(std::size_t Steps) {
-  return 1e-5 + 1e-8 * static_cast<double>(Steps);
-}
+static double toleranceFor(std::size_t Steps) { return 1e-5 + 1e-8 * static_cast<double>(Steps); }
 // The reference recomputes at most this many cell-steps: the whole grid when that is enough,
 // else square windows of WindowSide x WindowSide cells from their dependency cones (see
 // referenceWindow).

@@ -144,8 +144,8 @@ bool sameKind(const ExecDevice &A, const ExecDevice &B) {
 }
 
 // The kernel's cost along the index on Device's kind, from the chunks its kind ran. A chunk of
-// less than a quarter of what the device runs at once measured the device half empty: left out
-// once fuller ones are there.
+// less than half of what the device runs at once measured the device partly empty (its time
+// set by its slowest work-items more than by its work): left out once fuller ones are there.
 planner::ChunkCost costOn(const std::vector<Taker> &Takers, const ExecDevice &Device,
                           std::size_t Resident) {
   std::vector<planner::ChunkSample> Full, All;
@@ -153,7 +153,7 @@ planner::ChunkCost costOn(const std::vector<Taker> &Takers, const ExecDevice &De
     if (sameKind(*T.Device, Device))
       for (const planner::ChunkSample &C : T.Samples) {
         All.push_back(C);
-        if ((C.End - C.First) * 4 >= Resident)
+        if ((C.End - C.First) * 2 >= Resident)
           Full.push_back(C);
       }
   return planner::ChunkCost::fit(Full.empty() ? All : Full);

@@ -150,7 +150,13 @@ std::size_t finishingChunk(const ChunkTaker &Taker, const ChunkRound &Round,
   const double Full = static_cast<double>(std::max<std::size_t>(Taker.Resident, 1));
   double Chunk =
       std::max(std::ceil(Share / std::max(1.0, Settings.Divisor)), std::min(Share, Full));
-  Chunk = std::max({Chunk, std::ceil(Settings.FloorSeconds * Rate), 1.0});
+  // A GPU runs a sliver of work-groups in about the time of its slowest work-item, as long as
+  // a far larger chunk there: no chunk below a quarter of what it runs at once, and no such
+  // remainder left behind.
+  const double Sliver = std::floor(Full / 4.0);
+  Chunk = std::max({Chunk, std::ceil(Settings.FloorSeconds * Rate), Sliver, 1.0});
+  if (Remaining - Chunk < Sliver)
+    Chunk = Remaining;
   return Chunk >= Remaining ? Round.Remaining : static_cast<std::size_t>(Chunk);
 }
 
