@@ -151,9 +151,9 @@ std::size_t finishingChunk(const ChunkTaker &Taker, const ChunkRound &Round,
   double Chunk =
       std::max(std::ceil(Share / std::max(1.0, Settings.Divisor)), std::min(Share, Full));
   // A GPU runs a sliver of work-groups in about the time of its slowest work-item, as long as
-  // a far larger chunk there: no chunk below a quarter of what it runs at once, and no such
+  // a far larger chunk there: no chunk below an eighth of what it runs at once, and no such
   // remainder left behind.
-  const double Sliver = std::floor(Full / 4.0);
+  const double Sliver = std::floor(Full / 8.0);
   Chunk = std::max({Chunk, std::ceil(Settings.FloorSeconds * Rate), Sliver, 1.0});
   if (Remaining - Chunk < Sliver)
     Chunk = Remaining;

@@ -241,6 +241,8 @@ TEST_CASE("a device finishing early takes its share of what remains", "[planner]
   Joiner.Resident = 500;
   CHECK(chunkFor(Joiner, R, S) == 500);
   Joiner.Resident = 1000;
+  CHECK(chunkFor(Joiner, R, S) == 800);
+  Joiner.Resident = 1800;
   CHECK(chunkFor(Joiner, R, S) == 1000); // 800, and the 200 left would be a sliver
   Joiner.Resident = 100;
   // With a cost along the index (groups cost more toward the low end), the share is counted
@@ -337,11 +339,11 @@ TEST_CASE("no sliver of a chunk, and none left behind", "[planner][chunking]") {
   // The peer about to end: its share would be a sliver (113 of 4224 at once): all of it still.
   R.Others = {{1000.0, 0.0}};
   CHECK(chunkFor(App, R, S) == 226);
-  // A share leaving less than a quarter of what the device runs at once behind takes that too.
+  // A share leaving less than an eighth of what the device runs at once behind takes that too.
   R = round(3000, 2000.0, 2);
   R.Others = {{1000.0, 0.0}};
   App.Resident = 1800;
   CHECK(chunkFor(App, R, S) == 1500);
-  App.Resident = 6400;
+  App.Resident = 12800;
   CHECK(chunkFor(App, R, S) == 3000);
 }

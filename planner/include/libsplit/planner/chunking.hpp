@@ -126,7 +126,7 @@ struct ChunkRound {
 // it runs at once (of another type: the floor's). Alone with nothing coming, the app's device
 // takes the rest at once. Otherwise guided: half of its share of what remains (with Others:
 // what it runs until all would finish together, along the index by its Cost where known), no
-// less than it runs at once unless its whole share is less, never below a quarter of that
+// less than it runs at once unless its whole share is less, never below an eighth of that
 // (nor leaving less than that behind).
 std::size_t chunkFor(const ChunkTaker &Taker, const ChunkRound &Round,
                      const ChunkSettings &Settings);
