@@ -140,7 +140,7 @@ double assumedRate(const ExecDevice &Device, const ExecDevice &Home, double Home
 // Devices alike enough to share one cost along the index: the same model (two of a machine's
 // GPUs), so that a device joining late predicts its chunks from what the first one ran.
 bool sameKind(const ExecDevice &A, const ExecDevice &B) {
-  return sameType(A, B) && A.ComputeUnits == B.ComputeUnits && A.Name == B.Name;
+  return sameType(A, B) && A.ComputeUnits == B.ComputeUnits && A.Model == B.Model;
 }
 
 // The kernel's cost along the index on Device's kind, from the chunks its kind ran. A chunk of

@@ -127,6 +127,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     auto Exec = std::make_unique<ExecDevice>();
     Exec->Index = this->Exec.size();
     Exec->Name = realDeviceName(W.Real);
+    Exec->Model = Exec->Name;
     Exec->Real = W.Real;
     Exec->Visible = W.Visible;
     Exec->Splits = W.Splits;

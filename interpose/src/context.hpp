@@ -24,7 +24,8 @@ class Buffer;
 
 struct ExecDevice {
   std::size_t Index = 0;
-  std::string Name;
+  std::string Name;  // told apart by a number where devices share a model ("... #2")
+  std::string Model; // the device's own name: two of one model share it
   cl_device_id Real = nullptr;
   cl_context RealContext = nullptr; // owned by the Context
   cl_command_queue RealQueue = nullptr;
