@@ -178,6 +178,22 @@ cl_kernel Kernel::realFor(ExecDevice &Device, bool Split, cl_int &Error) {
   return K ? K->Handle : nullptr;
 }
 
+size_t Kernel::splitGroupLimit(ExecDevice &Device) {
+  cl_int Error = CL_SUCCESS;
+  RealKernel *K = realKernel(Device, true, Error);
+  if (!K)
+    return 0;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!K->GroupLimit) {
+    size_t Limit = 0;
+    if (runtime().real().clGetKernelWorkGroupInfo(K->Handle, Device.Real, CL_KERNEL_WORK_GROUP_SIZE,
+                                                  sizeof(Limit), &Limit, nullptr) != CL_SUCCESS)
+      Limit = 0;
+    K->GroupLimit = Limit;
+  }
+  return *K->GroupLimit;
+}
+
 namespace {
 bool sameBytes(const ArgBytes &A, const ArgBytes &B) {
   return A.size() == B.size() && std::equal(A.data(), A.data() + A.size(), B.data());

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,9 @@ public:
   // most launches repeat most arguments). Null with Error set when either fails.
   cl_kernel realWithArgs(ExecDevice &Device, bool Split, const std::vector<KernelArg> &Args,
                          cl_int &Error);
+  // The largest work-group the partition-ready kernel allows on Device (register pressure can
+  // set it below the device's maximum), asked once; 0 where unknown.
+  size_t splitGroupLimit(ExecDevice &Device);
 
   // The size of the scalars pointer argument Index points to, from the argument's type name
   // (clGetKernelArgInfo) on the app's kernel or else on Other (a partition-ready kernel, built
@@ -125,6 +129,7 @@ private:
   struct RealKernel {
     cl_kernel Handle = nullptr;
     std::vector<SetArg> Last;
+    std::optional<size_t> GroupLimit; // CL_KERNEL_WORK_GROUP_SIZE, once asked
   };
   RealKernel *realKernel(ExecDevice &Device, bool Split, cl_int &Error);
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;

@@ -11,6 +11,7 @@
 
 #include "libsplit/analysis/evaluator.hpp"
 #include "libsplit/planner/chunking.hpp"
+#include "libsplit/planner/group_size.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -199,20 +200,19 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   return Finish();
 }
 
-// A local size that divides the global size and that every device accepts; used when the
-// app left the choice to the implementation.
-std::array<size_t, 3> chooseLocalSize(const LaunchRequest &R,
+// A local size that divides the global size and that every device and the kernel accept; used
+// when the app left the choice to the implementation.
+std::array<size_t, 3> chooseLocalSize(Kernel &K, const LaunchRequest &R,
                                       const std::vector<ExecDevice *> &Devices) {
-  std::array<size_t, 3> Local = {1, 1, 1};
-  size_t Limit = 64;
-  for (ExecDevice *D : Devices)
+  size_t Limit = SIZE_MAX;
+  bool AllGpus = !Devices.empty();
+  for (ExecDevice *D : Devices) {
     Limit = std::min({Limit, D->MaxWorkGroupSize, D->MaxWorkItemSizes[0]});
-  for (size_t L = std::max<size_t>(Limit, 1); L >= 1; --L)
-    if (R.Global[0] % L == 0) {
-      Local[0] = L;
-      break;
-    }
-  return Local;
+    if (const size_t KernelLimit = K.splitGroupLimit(*D))
+      Limit = std::min(Limit, KernelLimit);
+    AllGpus = AllGpus && (D->Type & CL_DEVICE_TYPE_GPU) != 0;
+  }
+  return {planner::implicitGroupSize(R.Global[0], AllGpus, Limit == SIZE_MAX ? 0 : Limit), 1, 1};
 }
 
 // Whether Device can run this launch's slices: the work-group size the kernel allows there
@@ -401,7 +401,7 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
     return std::nullopt;
   LaunchRequest R = Request;
   if (!R.LocalGiven) {
-    R.Local = chooseLocalSize(R, C.plannedSplitDevices());
+    R.Local = chooseLocalSize(K, R, C.plannedSplitDevices());
     R.LocalGiven = true;
   }
   std::string Why;
@@ -565,7 +565,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
         }
         LaunchRequest There = Request;
         if (!There.LocalGiven) {
-          There.Local = chooseLocalSize(There, {D});
+          There.Local = chooseLocalSize(K, There, {D});
           There.LocalGiven = true;
         }
         std::string Unable;
@@ -649,7 +649,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
 
   LaunchRequest R = Request;
   if (!R.LocalGiven) {
-    R.Local = chooseLocalSize(R, Devices);
+    R.Local = chooseLocalSize(K, R, Devices);
     R.LocalGiven = true;
   }
   // A device that cannot run these work-groups is left out of this launch (logged once).
