@@ -2,6 +2,7 @@
 
 #include "buffer.hpp"
 #include "launch.hpp"
+#include "quiet_wait.hpp"
 #include "runtime.hpp"
 
 #include "libsplit/balancer/split.hpp"
@@ -532,7 +533,7 @@ bool shareCores(const std::vector<ExecDevice *> &Devices) {
 
 void awaitRealQueue(ExecDevice &Device) { runtime().real().clFinish(Device.RealQueue); }
 
-void awaitRealQueueSoFar(ExecDevice &Device) {
+void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly) {
   const RealApi &Real = runtime().real();
   cl_event Marker = nullptr;
   if (Real.clEnqueueMarkerWithWaitList(Device.RealQueue, 0, nullptr, &Marker) != CL_SUCCESS ||
@@ -540,9 +541,13 @@ void awaitRealQueueSoFar(ExecDevice &Device) {
     Real.clFinish(Device.RealQueue);
     return;
   }
-  // A marker is not flushed by itself: a wait on it alone might wait for ever.
-  Real.clFlush(Device.RealQueue);
-  Real.clWaitForEvents(1, &Marker);
+  if (Quietly) {
+    waitQuietly({Marker});
+  } else {
+    // A marker is not flushed by itself: a wait on it alone might wait for ever.
+    Real.clFlush(Device.RealQueue);
+    Real.clWaitForEvents(1, &Marker);
+  }
   Real.clReleaseEvent(Marker);
 }
 

@@ -76,8 +76,9 @@ bool shareCores(const std::vector<ExecDevice *> &Devices);
 // Waits until everything enqueued so far on the device's real queue has ended (its clFinish:
 // cheaper than a marker's event with NVIDIA's driver).
 // Waits for the commands enqueued on the device's real queue so far, not for those enqueued
-// meanwhile (a marker's event; the queue's clFinish where the marker fails).
-void awaitRealQueueSoFar(ExecDevice &Device);
+// meanwhile (a marker's event; the queue's clFinish where the marker fails); Quietly: asleep until
+// the marker's callback (waitQuietly), for a thread that waits while the app launches.
+void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly = false);
 void awaitRealQueue(ExecDevice &Device);
 
 // Where a host write goes at the call (LIBSPLIT_UPLOAD).

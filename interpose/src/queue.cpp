@@ -1,6 +1,7 @@
 #include "queue.hpp"
 
 #include "context.hpp"
+#include "quiet_wait.hpp"
 #include "runtime.hpp"
 
 #include <sys/syscall.h>
@@ -119,7 +120,7 @@ bool Queue::beginDirect() {
     Full = State->Later.size() >= MaxUnfinished;
   }
   if (Full) // else no need to take the lock again to find nothing to do
-    finishUntilFewer(*State, MaxUnfinished - 1);
+    finishUntilFewer(*State, MaxUnfinished - 1, RunWait::Drain);
   return true;
 }
 
@@ -190,7 +191,11 @@ public:
   HeldEvents &operator=(const HeldEvents &) = delete;
   // One at a time: the events of a split launch belong to several platforms, and the ICD
   // loader hands a list to the first event's platform.
-  void wait() const {
+  void wait(bool Quietly = false) const {
+    if (Quietly) {
+      waitQuietly(Events);
+      return;
+    }
     for (cl_event E : Events)
       runtime().real().clWaitForEvents(1, &E);
   }
@@ -358,13 +363,13 @@ void Queue::releaseFinishing(Executor &State, std::unique_lock<std::mutex> &Lock
   Lock.lock();
 }
 
-void Queue::finishOldest(Executor &State) {
+void Queue::finishOldest(Executor &State, RunWait How) {
   Unfinished Oldest;
   {
     std::unique_lock<std::mutex> Lock(State.Mutex);
     // An untracked command's finish waits for nothing itself.
     if (State.Later.front().Untracked && !oldestEnded(State))
-      waitForRun(State, Lock);
+      waitForRun(State, Lock, How);
     Oldest = std::move(State.Later.front());
     State.Later.pop_front();
   }
@@ -377,7 +382,7 @@ void Queue::finishOldest(Executor &State) {
   complete(*Oldest.Done, Result);
 }
 
-void Queue::finishUntilFewer(Executor &State, std::size_t Count) {
+void Queue::finishUntilFewer(Executor &State, std::size_t Count, RunWait How) {
   std::unique_lock<std::mutex> Lock(State.Mutex);
   if (State.Later.size() <= Count)
     return;
@@ -385,7 +390,7 @@ void Queue::finishUntilFewer(Executor &State, std::size_t Count) {
   State.Finishing = true;
   while (State.Later.size() > Count) {
     Lock.unlock();
-    finishOldest(State);
+    finishOldest(State, How);
     Lock.lock();
   }
   releaseFinishing(State, Lock);
@@ -413,20 +418,22 @@ Queue::Wait Queue::oldestRun(const Executor &State, std::size_t Batch) {
   return W;
 }
 
-void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock) {
+void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock, RunWait How) {
   if (State.Later.empty())
     return;
   Wait W = oldestRun(State, MaxRun);
   {
     const HeldEvents Held(std::move(W.Events));
     Lock.unlock();
-    Held.wait();
+    Held.wait(How == RunWait::Quiet);
     // A marker enqueued now covers the run: its commands were enqueued before they joined
     // Later. (The device queue's clFinish would also wait for the launches the app enqueues
     // meanwhile: while the app launches faster than the device runs them, until Later is full
     // and the app's launches queue behind this thread.)
-    if (W.WholeQueue)
-      awaitRealQueueSoFar(*W.WholeQueue);
+    if (W.WholeQueue && How == RunWait::Drain)
+      awaitRealQueue(*W.WholeQueue);
+    else if (W.WholeQueue)
+      awaitRealQueueSoFar(*W.WholeQueue, How == RunWait::Quiet);
   }
   Lock.lock();
   State.EndedUpTo = std::max(State.EndedUpTo, W.Order);
@@ -442,7 +449,8 @@ bool Queue::oldestEnded(const Executor &State) {
 void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
   // A command that waits on events might wait on an unfinished one; too many unfinished ones
   // wait for the oldest.
-  finishUntilFewer(State, Next.WaitFor.empty() ? MaxUnfinished - 1 : 0);
+  finishUntilFewer(State, Next.WaitFor.empty() ? MaxUnfinished - 1 : 0,
+                   AppThread ? RunWait::Drain : RunWait::Marker);
   State.Handed = nullptr;
   State.HandedRunning.clear();
   State.HandedQueue = nullptr;
@@ -529,7 +537,8 @@ void Queue::run(std::shared_ptr<Executor> State) {
             if (State->Joined != Joined || State->Later.empty() || oldestEnded(*State))
               continue;
           }
-          waitForRun(*State, Lock);
+          // Asleep: the app's thread launches meanwhile (waitQuietly).
+          waitForRun(*State, Lock, RunWait::Quiet);
           continue;
         }
         // Out of order, a held command must not hold back the others: look again when a

@@ -193,12 +193,19 @@ private:
   };
   static Wait oldestRun(const Executor &State, std::size_t Batch);
   // Waits (Mutex released meanwhile) for what oldestRun named, and records that the commands up
-  // to its Order ended.
-  static void waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock);
+  // to its Order ended, How.
+  enum class RunWait {
+    Marker, // a marker's event (a thread that waits while an app thread may launch)
+    Quiet,  // the same, asleep (waitQuietly): the executor, while the app launches
+    Drain,  // the device queue's clFinish: an app thread (nothing of its own is enqueued meanwhile;
+            // NVIDIA's driver then keeps no event or marker to track)
+  };
+  static void waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock, RunWait How);
   static constexpr std::size_t MaxRun = MaxUnfinished;
-  // Patient launches the executor lets gather while the app keeps launching, and the pause in
-  // launches after which it completes them.
-  static constexpr std::size_t MaxGathered = 256;
+  // Patient launches the executor lets gather while the app keeps launching (until the app's
+  // thread, as many being unfinished as allowed, completes them itself: the executor waits for
+  // none while launches flow), and the pause in launches after which it completes them.
+  static constexpr std::size_t MaxGathered = MaxUnfinished;
   static constexpr std::chrono::microseconds GatherPause{1000};
   // How long an app thread waits for a running command body before it queues its launch.
   static constexpr std::chrono::microseconds CatchUp{200};
@@ -211,9 +218,9 @@ private:
   // Whether completing U would run the app's callbacks.
   static bool hasCallbacks(const Unfinished &U);
   // Completes the oldest unfinished command (Finishing held, Mutex not).
-  static void finishOldest(Executor &State);
+  static void finishOldest(Executor &State, RunWait How = RunWait::Marker);
   // Completes the oldest ones until Count are left, waiting for Finishing if need be.
-  static void finishUntilFewer(Executor &State, std::size_t Count);
+  static void finishUntilFewer(Executor &State, std::size_t Count, RunWait How = RunWait::Marker);
   static void finishAll(Executor &State) { finishUntilFewer(State, 0); }
   // Gives Finishing up (Mutex held by Lock, released meanwhile).
   static void releaseFinishing(Executor &State, std::unique_lock<std::mutex> &Lock);
