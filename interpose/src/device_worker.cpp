@@ -16,7 +16,7 @@ DeviceWorker::~DeviceWorker() {
 void DeviceWorker::post(std::function<void()> Job) {
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    Jobs.push_back(std::move(Job));
+    Jobs.push_back({std::move(Job), nullptr});
   }
   Wake.notify_one();
 }
@@ -49,28 +49,33 @@ void DeviceWorker::runHere(const std::function<void()> &Job) {
     return;
   }
   Countdown Done(1);
-  post([&] {
-    Job();
-    Done.done();
-  });
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Jobs.push_back({std::cref(Job), &Done});
+  }
+  Wake.notify_one();
   Done.wait();
 }
 
 void DeviceWorker::loop() {
   for (;;) {
-    std::function<void()> Job;
+    Posted Next;
     {
       std::unique_lock<std::mutex> Lock(Mutex);
       Wake.wait(Lock, [this] { return Stopping || (!Jobs.empty() && !Running); });
       if (Jobs.empty())
         return;
-      Job = std::move(Jobs.front());
+      Next = std::move(Jobs.front());
       Jobs.pop_front();
       Running = true;
     }
-    Job();
-    std::lock_guard<std::mutex> Lock(Mutex);
-    Running = false;
+    Next.Job();
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      Running = false;
+    }
+    if (Next.Done)
+      Next.Done->done();
   }
 }
 

@@ -15,6 +15,19 @@
 
 namespace libsplit {
 
+// Waits until N posted jobs have called done().
+class Countdown {
+public:
+  explicit Countdown(int Count) : Remaining(Count) {}
+  void done();
+  void wait();
+
+private:
+  std::mutex Mutex;
+  std::condition_variable Zero;
+  int Remaining;
+};
+
 class DeviceWorker {
 public:
   DeviceWorker();
@@ -34,25 +47,20 @@ public:
 private:
   void loop();
 
+  struct Posted {
+    std::function<void()> Job;
+    // A runHere caller waiting for it: told once the worker is idle again, so that its next
+    // runHere finds it so (told from inside the job, the caller came back while the worker was
+    // still busy and posted its next job too, and so did every launch after it: each a thread
+    // hand-off, NVIDIA's enqueue running on the worker).
+    Countdown *Done = nullptr;
+  };
   std::mutex Mutex;
   std::condition_variable Wake;
-  std::deque<std::function<void()>> Jobs;
+  std::deque<Posted> Jobs;
   bool Running = false; // a job runs, on the worker or on a runHere caller
   bool Stopping = false;
   std::thread Thread;
-};
-
-// Waits until N posted jobs have called done().
-class Countdown {
-public:
-  explicit Countdown(int Count) : Remaining(Count) {}
-  void done();
-  void wait();
-
-private:
-  std::mutex Mutex;
-  std::condition_variable Zero;
-  int Remaining;
 };
 
 } // namespace libsplit
