@@ -3,11 +3,12 @@
 // executor, planning and worker hand-offs), the devices' own launch latency being in both.
 //
 //   launch_overhead [--device P:D] [--launches N] [--global G] [--local L] [--sync each|end]
-//                   [--event 0|1] [--profiling 0|1] [--buffer-mib M] [--sizes K]
+//                   [--event 0|1] [--event-every N] [--profiling 0|1] [--buffer-mib M] [--sizes K]
 // --event 1 asks for an event per launch (released at once) and --profiling 1 makes a profiling
-// queue: natively, what libsplit's own launches cost the driver (it does both). --buffer-mib
-// makes the kernel's buffer argument that large (written once before the launches), to see
-// whether a launch's host cost depends on the size of the buffers it names. --sizes K cycles
+// queue: natively, what libsplit's own launches cost the driver (it does both). --event-every N
+// asks for one every N launches only, as a runtime that tracks completion now and then does.
+// --buffer-mib makes the kernel's buffer argument that large (written once before the launches), to
+// see whether a launch's host cost depends on the size of the buffers it names. --sizes K cycles
 // the launches through K global sizes (G, G - L, G - 2L, ...), as a factorization whose NDRange
 // shrinks every step does: what a launch of a size not seen before costs.
 #include "common/app_common.hpp"
@@ -24,13 +25,14 @@ __kernel void empty(__global int *unused, int n) {
 int main(int argc, char **argv) {
   app::Options Opts(argc, argv,
                     "[--launches N] [--global G] [--local L] [--sync each|end] [--warmup N] "
-                    "[--event 0|1] [--profiling 0|1] [--buffer-mib M] [--sizes K]");
+                    "[--event 0|1] [--event-every N] [--profiling 0|1] [--buffer-mib M] "
+                    "[--sizes K]");
   const long Launches = Opts.integer("launches", 2000);
   const size_t Global = static_cast<size_t>(Opts.integer("global", 1024));
   const size_t Local = static_cast<size_t>(Opts.integer("local", 64));
   const long Warmup = Opts.integer("warmup", 50);
   const bool SyncEach = Opts.text("sync", "end") == "each";
-  const bool WithEvent = Opts.integer("event", 0) != 0;
+  const long EventEvery = Opts.integer("event", 0) != 0 ? 1 : Opts.integer("event-every", 0);
   const bool Profiling = Opts.integer("profiling", 0) != 0;
   const long Sizes = std::max(1L, Opts.integer("sizes", 1));
   if (static_cast<size_t>(Sizes - 1) * Local >= Global)
@@ -62,6 +64,7 @@ int main(int argc, char **argv) {
   long Launched = 0;
   auto launch = [&] {
     cl_event Done = nullptr;
+    const bool WithEvent = EventEvery > 0 && Launched % EventEvery == 0;
     const size_t Size = Global - static_cast<size_t>(Launched++ % Sizes) * Local;
     CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Size, &Local, 0, nullptr,
                                     WithEvent ? &Done : nullptr));
