@@ -1,4 +1,5 @@
 #include "context.hpp"
+#include "thread_name.hpp"
 
 #include "buffer.hpp"
 #include "launch.hpp"
@@ -300,6 +301,7 @@ bool Context::openForLongLaunch(double PredictedSeconds) {
 void Context::openInBackground() {
   runtime().backgroundStarted();
   Opener = std::thread([this] {
+    nameThisThread("libsplit-open");
     openSplitDevices();
     runtime().backgroundDone();
   });

@@ -1,4 +1,5 @@
 #include "device_worker.hpp"
+#include "thread_name.hpp"
 
 namespace libsplit {
 
@@ -58,6 +59,7 @@ void DeviceWorker::runHere(const std::function<void()> &Job) {
 }
 
 void DeviceWorker::loop() {
+  nameThisThread("libsplit-device");
   for (;;) {
     Posted Next;
     {

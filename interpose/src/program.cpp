@@ -1,4 +1,5 @@
 #include "program.hpp"
+#include "thread_name.hpp"
 
 #include "runtime.hpp"
 
@@ -253,6 +254,7 @@ void Program::buildSplitVariant(const std::string &Options) {
 void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string &Options) {
   runtime().backgroundStarted();
   LaterBuild = std::thread([this, Later = std::move(Later), Options] {
+    nameThisThread("libsplit-build");
     cl_int Error = CL_SUCCESS;
     std::string Log;
     // Started by a launch that may split: the devices are open by then (one that failed to

@@ -1,4 +1,5 @@
 #include "queue.hpp"
+#include "thread_name.hpp"
 
 #include "context.hpp"
 #include "quiet_wait.hpp"
@@ -486,6 +487,7 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
 
 void Queue::run(std::shared_ptr<Executor> State) {
   nameCallingThreadTrack("queue executor " + std::to_string(::syscall(SYS_gettid)));
+  nameThisThread("libsplit-queue");
   for (;;) {
     Command Next;
     {
