@@ -440,6 +440,12 @@ void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock, RunW
   State.EndedUpTo = std::max(State.EndedUpTo, W.Order);
 }
 
+std::size_t Queue::gatherLimit(const Executor &State) {
+  const bool Measured = std::any_of(State.Later.begin(), State.Later.end(),
+                                    [](const Unfinished &U) { return !U.Running.empty(); });
+  return Measured ? MaxGathered : MaxUnfinished;
+}
+
 bool Queue::oldestEnded(const Executor &State) {
   if (State.Later.empty())
     return false;
@@ -529,8 +535,8 @@ void Queue::run(std::shared_ptr<Executor> State) {
           // per launch. (Waiting for each launch measured for a settled guard, one in eight,
           // woke this thread every few launches: on PoCL's pair, whose devices share the app's
           // cores, those hand-offs cost more than the rest of a launch's host time.)
-          if (!State->Stopping && State->Commands.empty() && State->Later.size() < MaxGathered &&
-              oldestRun(*State, MaxRun).Patient) {
+          if (!State->Stopping && State->Commands.empty() &&
+              State->Later.size() < gatherLimit(*State) && oldestRun(*State, MaxRun).Patient) {
             const std::uint64_t Joined = State->Joined;
             State->Gathering = true;
             State->Wake.wait_for(Lock, GatherPause);

@@ -202,10 +202,14 @@ private:
   };
   static void waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock, RunWait How);
   static constexpr std::size_t MaxRun = MaxUnfinished;
-  // Patient launches the executor lets gather while the app keeps launching (until the app's
-  // thread, as many being unfinished as allowed, completes them itself: the executor waits for
-  // none while launches flow), and the pause in launches after which it completes them.
-  static constexpr std::size_t MaxGathered = MaxUnfinished;
+  // Patient launches the executor lets gather while the app keeps launching, and the pause in
+  // launches after which it completes them. Launches nothing measures (no event of their own)
+  // gather until as many are unfinished as allowed, which the app's thread then completes itself:
+  // meanwhile the executor waits for none of them. A run with a measured launch completes after
+  // MaxGathered, so that what learns from it (the split guard, the whole placement) hears of it
+  // within that many launches.
+  static constexpr std::size_t MaxGathered = 256;
+  static std::size_t gatherLimit(const Executor &State);
   static constexpr std::chrono::microseconds GatherPause{1000};
   // How long an app thread waits for a running command body before it queues its launch.
   static constexpr std::chrono::microseconds CatchUp{200};
