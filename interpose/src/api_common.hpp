@@ -35,6 +35,18 @@ template <typename Object> cl_int retainObject(Object *O, cl_int Invalid) {
   return CL_SUCCESS;
 }
 
+// Releases an image or a sampler, a real object the app holds (Runtime::deviceObjectContext),
+// forgetting it at its last release.
+template <typename Handle, typename InfoFn, typename ReleaseFn>
+cl_int releaseDeviceObject(Handle Object, InfoFn Info, cl_uint CountParam, ReleaseFn Release) {
+  cl_uint Count = 0;
+  const bool Known = Info(Object, CountParam, sizeof(Count), &Count, nullptr) == CL_SUCCESS;
+  const cl_int Error = Release(Object);
+  if (Error == CL_SUCCESS && Known && Count <= 1)
+    runtime().removeDeviceObject(Object);
+  return Error;
+}
+
 template <typename Object> cl_int releaseObject(Object *O, cl_int Invalid) {
   return O && O->release() ? CL_SUCCESS : Invalid;
 }

@@ -4,6 +4,7 @@
 #include "launch.hpp"
 #include "memory_map.hpp"
 
+#include <array>
 #include <cstring>
 #include <optional>
 
@@ -143,6 +144,42 @@ cl_int zeroSizeTransfer(Queue &Q, Buffer &B, cl_command_type Type, cl_bool Block
   Buffer *B = asBuffer(MemHandle);                                                                 \
   LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);                                                       \
   LIBSPLIT_CHECK(&B->context() != &Q->context(), CL_INVALID_CONTEXT)
+
+// An image of the queue's context (clCreateImage: a real image of the app's device).
+#define LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, ImageHandle)                                         \
+  Queue *Q = asQueue(QueueHandle);                                                                 \
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);                                                    \
+  LIBSPLIT_CHECK(RT.deviceObjectContext(ImageHandle).get() != &Q->context(), CL_INVALID_MEM_OBJECT)
+
+// A command on images, which live on the app's device alone: Enqueue(real queue, real event)
+// enqueues it on the queue's device, in the queue's order, and the command ends with that event.
+template <typename Call>
+cl_int onAppDevice(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *WaitList,
+                   cl_event *EventOut, bool Blocking, Call Enqueue) {
+  ExecDevice *Device = &Q.exec();
+  return enqueue(Q, Type, NumWait, WaitList, EventOut, Blocking,
+                 [Device, Enqueue](libsplit::Event &) {
+                   const RealApi &Real = runtime().real();
+                   cl_int Error = CL_SUCCESS;
+                   cl_event Done = nullptr;
+                   Device->Worker->runHere([&] { Error = Enqueue(Device->RealQueue, &Done); });
+                   if (Error != CL_SUCCESS || !Done)
+                     return Error;
+                   Real.clWaitForEvents(1, &Done);
+                   cl_int Status = CL_COMPLETE;
+                   Real.clGetEventInfo(Done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status),
+                                       &Status, nullptr);
+                   Real.clReleaseEvent(Done);
+                   return Status < 0 ? Status : CL_SUCCESS;
+                 });
+}
+
+// The bytes an image region spans in a buffer (CL_IMAGE_ELEMENT_SIZE per pixel, packed).
+size_t imageRegionBytes(cl_mem Image, const size_t *Region) {
+  size_t Element = 0;
+  runtime().real().clGetImageInfo(Image, CL_IMAGE_ELEMENT_SIZE, sizeof(Element), &Element, nullptr);
+  return Element * Region[0] * Region[1] * Region[2];
+}
 
 } // namespace
 
@@ -413,6 +450,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue QueueHa
                                                         const cl_event *WaitList, cl_event *Event) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueUnmapMemObject, QueueHandle, Mem, Pointer, NumWait,
                                    WaitList, Event);
+  if (!asBuffer(Mem) && RT.deviceObjectContext(Mem)) {
+    LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Mem);
+    return onAppDevice(*Q, CL_COMMAND_UNMAP_MEM_OBJECT, NumWait, WaitList, Event, false,
+                       [Mem, Pointer](cl_command_queue Real, cl_event *Done) {
+                         return runtime().real().clEnqueueUnmapMemObject(Real, Mem, Pointer, 0,
+                                                                         nullptr, Done);
+                       });
+  }
   LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
   Buffer::Mapping M;
   LIBSPLIT_CHECK(!B->takeMapping(Pointer, M), CL_INVALID_VALUE);
@@ -445,6 +490,200 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(
   // libsplit places data itself at each launch; a migration hint has nothing to do.
   return enqueue(*Q, CL_COMMAND_MIGRATE_MEM_OBJECTS, NumWait, WaitList, Event, false,
                  [](libsplit::Event &) { return CL_SUCCESS; });
+}
+
+// Images: each command runs on the app's device (onAppDevice).
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue QueueHandle, cl_mem Image,
+                                                   cl_bool Blocking, const size_t *Origin,
+                                                   const size_t *Region, size_t RowPitch,
+                                                   size_t SlicePitch, void *Pointer,
+                                                   cl_uint NumWait, const cl_event *WaitList,
+                                                   cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueReadImage, QueueHandle, Image, Blocking, Origin, Region,
+                                   RowPitch, SlicePitch, Pointer, NumWait, WaitList, Event);
+  LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Image);
+  LIBSPLIT_CHECK(!Origin || !Region || !Pointer, CL_INVALID_VALUE);
+  const std::array<size_t, 3> At = {Origin[0], Origin[1], Origin[2]};
+  const std::array<size_t, 3> Size = {Region[0], Region[1], Region[2]};
+  return onAppDevice(*Q, CL_COMMAND_READ_IMAGE, NumWait, WaitList, Event, Blocking,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       return runtime().real().clEnqueueReadImage(Real, Image, CL_FALSE, At.data(),
+                                                                  Size.data(), RowPitch, SlicePitch,
+                                                                  Pointer, 0, nullptr, Done);
+                     });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue QueueHandle, cl_mem Image,
+                                                    cl_bool Blocking, const size_t *Origin,
+                                                    const size_t *Region, size_t RowPitch,
+                                                    size_t SlicePitch, const void *Pointer,
+                                                    cl_uint NumWait, const cl_event *WaitList,
+                                                    cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWriteImage, QueueHandle, Image, Blocking, Origin,
+                                   Region, RowPitch, SlicePitch, Pointer, NumWait, WaitList, Event);
+  LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Image);
+  LIBSPLIT_CHECK(!Origin || !Region || !Pointer, CL_INVALID_VALUE);
+  const std::array<size_t, 3> At = {Origin[0], Origin[1], Origin[2]};
+  const std::array<size_t, 3> Size = {Region[0], Region[1], Region[2]};
+  // The app may reuse its memory once a non-blocking write returns only after the command ran:
+  // the write is waited for either way, as libsplit's own writes copy or protect the bytes.
+  return onAppDevice(*Q, CL_COMMAND_WRITE_IMAGE, NumWait, WaitList, Event, Blocking,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       return runtime().real().clEnqueueWriteImage(
+                           Real, Image, CL_TRUE, At.data(), Size.data(), RowPitch, SlicePitch,
+                           Pointer, 0, nullptr, Done);
+                     });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue QueueHandle, cl_mem Source,
+                                                   cl_mem Destination, const size_t *SourceOrigin,
+                                                   const size_t *DestinationOrigin,
+                                                   const size_t *Region, cl_uint NumWait,
+                                                   const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueCopyImage, QueueHandle, Source, Destination,
+                                   SourceOrigin, DestinationOrigin, Region, NumWait, WaitList,
+                                   Event);
+  LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Source);
+  LIBSPLIT_CHECK(RT.deviceObjectContext(Destination).get() != &Q->context(), CL_INVALID_MEM_OBJECT);
+  LIBSPLIT_CHECK(!SourceOrigin || !DestinationOrigin || !Region, CL_INVALID_VALUE);
+  const std::array<size_t, 3> From = {SourceOrigin[0], SourceOrigin[1], SourceOrigin[2]};
+  const std::array<size_t, 3> To = {DestinationOrigin[0], DestinationOrigin[1],
+                                    DestinationOrigin[2]};
+  const std::array<size_t, 3> Size = {Region[0], Region[1], Region[2]};
+  return onAppDevice(*Q, CL_COMMAND_COPY_IMAGE, NumWait, WaitList, Event, false,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       return runtime().real().clEnqueueCopyImage(Real, Source, Destination,
+                                                                  From.data(), To.data(),
+                                                                  Size.data(), 0, nullptr, Done);
+                     });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue QueueHandle, cl_mem Image,
+                                                   const void *FillColor, const size_t *Origin,
+                                                   const size_t *Region, cl_uint NumWait,
+                                                   const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueFillImage, QueueHandle, Image, FillColor, Origin,
+                                   Region, NumWait, WaitList, Event);
+  LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Image);
+  LIBSPLIT_CHECK(!FillColor || !Origin || !Region, CL_INVALID_VALUE);
+  // A colour is four components of at most 4 bytes each; copied, as the call's may go.
+  std::array<std::uint8_t, 16> Color;
+  std::memcpy(Color.data(), FillColor, Color.size());
+  const std::array<size_t, 3> At = {Origin[0], Origin[1], Origin[2]};
+  const std::array<size_t, 3> Size = {Region[0], Region[1], Region[2]};
+  return onAppDevice(*Q, CL_COMMAND_FILL_IMAGE, NumWait, WaitList, Event, false,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       return runtime().real().clEnqueueFillImage(
+                           Real, Image, Color.data(), At.data(), Size.data(), 0, nullptr, Done);
+                     });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
+    cl_command_queue QueueHandle, cl_mem Source, cl_mem Destination, const size_t *SourceOrigin,
+    const size_t *Region, size_t DestinationOffset, cl_uint NumWait, const cl_event *WaitList,
+    cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueCopyImageToBuffer, QueueHandle, Source, Destination,
+                                   SourceOrigin, Region, DestinationOffset, NumWait, WaitList,
+                                   Event);
+  LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Source);
+  Buffer *B = asBuffer(Destination);
+  LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
+  LIBSPLIT_CHECK(&B->context() != &Q->context(), CL_INVALID_CONTEXT);
+  LIBSPLIT_CHECK(!SourceOrigin || !Region, CL_INVALID_VALUE);
+  const size_t Bytes = imageRegionBytes(Source, Region);
+  LIBSPLIT_CHECK(DestinationOffset + Bytes > B->size(), CL_INVALID_VALUE);
+  const std::array<size_t, 3> From = {SourceOrigin[0], SourceOrigin[1], SourceOrigin[2]};
+  const std::array<size_t, 3> Size = {Region[0], Region[1], Region[2]};
+  auto Keep = B->shared_from_this();
+  ExecDevice *Device = &Q->exec();
+  return onAppDevice(*Q, CL_COMMAND_COPY_IMAGE_TO_BUFFER, NumWait, WaitList, Event, false,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+                       cl_int Error = CL_SUCCESS;
+                       cl_mem Target = Keep->realOn(*Device, Error);
+                       if (!Target)
+                         return Error;
+                       Error = runtime().real().clEnqueueCopyImageToBuffer(
+                           Real, Source, Target, From.data(), Size.data(), DestinationOffset, 0,
+                           nullptr, Done);
+                       // Later commands find these bytes on the app's device, behind the copy.
+                       if (Error == CL_SUCCESS) {
+                         const size_t Base = Keep->rootOffset() + DestinationOffset;
+                         Keep->root().wroteOn(Device->Index, RangeSet(Base, Base + Bytes));
+                       }
+                       return Error;
+                     });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(
+    cl_command_queue QueueHandle, cl_mem Source, cl_mem Destination, size_t SourceOffset,
+    const size_t *DestinationOrigin, const size_t *Region, cl_uint NumWait,
+    const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueCopyBufferToImage, QueueHandle, Source, Destination,
+                                   SourceOffset, DestinationOrigin, Region, NumWait, WaitList,
+                                   Event);
+  LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Destination);
+  Buffer *B = asBuffer(Source);
+  LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
+  LIBSPLIT_CHECK(&B->context() != &Q->context(), CL_INVALID_CONTEXT);
+  LIBSPLIT_CHECK(!DestinationOrigin || !Region, CL_INVALID_VALUE);
+  const size_t Bytes = imageRegionBytes(Destination, Region);
+  LIBSPLIT_CHECK(SourceOffset + Bytes > B->size(), CL_INVALID_VALUE);
+  const std::array<size_t, 3> To = {DestinationOrigin[0], DestinationOrigin[1],
+                                    DestinationOrigin[2]};
+  const std::array<size_t, 3> Size = {Region[0], Region[1], Region[2]};
+  auto Keep = B->shared_from_this();
+  ExecDevice *Device = &Q->exec();
+  return onAppDevice(
+      *Q, CL_COMMAND_COPY_BUFFER_TO_IMAGE, NumWait, WaitList, Event, false,
+      [=](cl_command_queue Real, cl_event *Done) {
+        std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+        // The buffer's bytes first reach the app's device, from wherever they are newest.
+        const size_t Base = Keep->rootOffset() + SourceOffset;
+        Buffer &Root = Keep->root();
+        RangeSet Lacking = Root.missingOn(Device->Index, RangeSet(Base, Base + Bytes));
+        cl_int Error = Root.fetchToHost(Lacking);
+        if (Error == CL_SUCCESS && !Lacking.empty())
+          Error = Root.pushOnWorker(*Device, Lacking);
+        if (Error != CL_SUCCESS)
+          return Error;
+        Root.markValidOn(Device->Index, Lacking);
+        cl_mem From = Keep->realOn(*Device, Error);
+        if (!From)
+          return Error;
+        return runtime().real().clEnqueueCopyBufferToImage(
+            Real, From, Destination, SourceOffset, To.data(), Size.data(), 0, nullptr, Done);
+      });
+}
+
+LIBSPLIT_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue QueueHandle, cl_mem Image,
+                                                 cl_bool Blocking, cl_map_flags Flags,
+                                                 const size_t *Origin, const size_t *Region,
+                                                 size_t *RowPitch, size_t *SlicePitch,
+                                                 cl_uint NumWait, const cl_event *WaitList,
+                                                 cl_event *Event, cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMapImage, QueueHandle, Image, Blocking, Flags, Origin,
+                                   Region, RowPitch, SlicePitch, NumWait, WaitList, Event,
+                                   ErrorRet);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK_RET(!Q, CL_INVALID_COMMAND_QUEUE, ErrorRet);
+  LIBSPLIT_CHECK_RET(RT.deviceObjectContext(Image).get() != &Q->context(), CL_INVALID_MEM_OBJECT,
+                     ErrorRet);
+  LIBSPLIT_CHECK_RET(!Origin || !Region || !RowPitch, CL_INVALID_VALUE, ErrorRet);
+  const std::array<size_t, 3> At = {Origin[0], Origin[1], Origin[2]};
+  const std::array<size_t, 3> Size = {Region[0], Region[1], Region[2]};
+  // The pointer is the call's answer: the map is waited for even when not blocking.
+  void *Mapped = nullptr;
+  cl_int MapError = CL_SUCCESS;
+  const cl_int Error = onAppDevice(*Q, CL_COMMAND_MAP_IMAGE, NumWait, WaitList, Event, true,
+                                   [&, At, Size](cl_command_queue Real, cl_event *Done) {
+                                     Mapped = runtime().real().clEnqueueMapImage(
+                                         Real, Image, CL_FALSE, Flags, At.data(), Size.data(),
+                                         RowPitch, SlicePitch, 0, nullptr, Done, &MapError);
+                                     return MapError;
+                                   });
+  setError(ErrorRet, Error != CL_SUCCESS ? Error : MapError);
+  return Error == CL_SUCCESS ? Mapped : nullptr;
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHandle,

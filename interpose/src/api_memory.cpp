@@ -1,5 +1,6 @@
-// Entry points: memory objects (buffers, sub-buffers; images, pipes and SVM are refused the
-// way the specification allows for devices without them).
+// Entry points: memory objects (buffers, sub-buffers; images and samplers, real objects of the
+// app's device; pipes and SVM are refused the way the specification allows for devices without
+// them).
 #include "api_common.hpp"
 #include "memory_map.hpp"
 
@@ -142,19 +143,34 @@ LIBSPLIT_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem BufferHandle, cl_mem_fl
   return Sub.get();
 }
 
+namespace {
+// An image: a real object of the app's device that the app holds itself.
+bool isImage(cl_mem Mem) { return !asBuffer(Mem) && runtime().deviceObjectContext(Mem); }
+} // namespace
+
 LIBSPLIT_API cl_int CL_API_CALL clRetainMemObject(cl_mem Mem) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainMemObject, Mem);
+  if (isImage(Mem))
+    return RT.real().clRetainMemObject(Mem);
   return retainObject(asBuffer(Mem), CL_INVALID_MEM_OBJECT);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clReleaseMemObject(cl_mem Mem) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseMemObject, Mem);
+  if (isImage(Mem))
+    return releaseDeviceObject(Mem, RT.real().clGetMemObjectInfo, CL_MEM_REFERENCE_COUNT,
+                               RT.real().clReleaseMemObject);
   return releaseObject(asBuffer(Mem), CL_INVALID_MEM_OBJECT);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem Mem, cl_mem_info Param, size_t ValueSize,
                                                    void *Value, size_t *SizeRet) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetMemObjectInfo, Mem, Param, ValueSize, Value, SizeRet);
+  if (isImage(Mem)) {
+    if (Param == CL_MEM_CONTEXT)
+      return returnValue<cl_context>(RT.deviceObjectContext(Mem).get(), ValueSize, Value, SizeRet);
+    return RT.real().clGetMemObjectInfo(Mem, Param, ValueSize, Value, SizeRet);
+  }
   Buffer *B = asBuffer(Mem);
   LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
   switch (Param) {
@@ -191,6 +207,8 @@ LIBSPLIT_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem Mem, cl_mem_info Param
 LIBSPLIT_API cl_int CL_API_CALL clSetMemObjectDestructorCallback(
     cl_mem Mem, void(CL_CALLBACK *Notify)(cl_mem, void *), void *UserData) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSetMemObjectDestructorCallback, Mem, Notify, UserData);
+  if (isImage(Mem))
+    return RT.real().clSetMemObjectDestructorCallback(Mem, Notify, UserData);
   Buffer *B = asBuffer(Mem);
   LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
   LIBSPLIT_CHECK(!Notify, CL_INVALID_VALUE);
@@ -198,19 +216,28 @@ LIBSPLIT_API cl_int CL_API_CALL clSetMemObjectDestructorCallback(
   return CL_SUCCESS;
 }
 
-// Images: the devices report CL_DEVICE_IMAGE_SUPPORT = CL_FALSE under libsplit, and for such
-// devices the specification's answer to image creation is CL_INVALID_OPERATION.
+// Images live on the app's device alone (a kernel that takes one runs there, whole): the app
+// gets the real image of the app's real context, which libsplit registers as its context's.
+namespace {
+cl_mem madeOnAppDevice(Context &C, cl_mem Made) {
+  if (Made)
+    runtime().addDeviceObject(Made, C.shared_from_this());
+  return Made;
+}
+} // namespace
+
 LIBSPLIT_API cl_mem CL_API_CALL clCreateImage(cl_context ContextHandle, cl_mem_flags Flags,
                                               const cl_image_format *Format,
                                               const cl_image_desc *Desc, void *HostPtr,
                                               cl_int *ErrorRet) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateImage, ContextHandle, Flags, Format, Desc, HostPtr,
                                    ErrorRet);
-  LIBSPLIT_CHECK_RET(!asContext(ContextHandle), CL_INVALID_CONTEXT, ErrorRet);
-  RT.log().once("images", config::LogLevel::Warn,
-                "images are not supported yet: image creation returns CL_INVALID_OPERATION");
-  setError(ErrorRet, CL_INVALID_OPERATION);
-  return nullptr;
+  Context *C = asContext(ContextHandle);
+  LIBSPLIT_CHECK_RET(!C, CL_INVALID_CONTEXT, ErrorRet);
+  // An image over a buffer would share libsplit's buffer, whose bytes live in several places.
+  LIBSPLIT_CHECK_RET(Desc && Desc->mem_object, CL_INVALID_OPERATION, ErrorRet);
+  return madeOnAppDevice(*C, RT.real().clCreateImage(C->primary().RealContext, Flags, Format, Desc,
+                                                     HostPtr, ErrorRet));
 }
 
 LIBSPLIT_API cl_mem CL_API_CALL clCreateImageWithProperties(
@@ -218,7 +245,12 @@ LIBSPLIT_API cl_mem CL_API_CALL clCreateImageWithProperties(
     const cl_image_format *Format, const cl_image_desc *Desc, void *HostPtr, cl_int *ErrorRet) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateImageWithProperties, ContextHandle, Properties, Flags,
                                    Format, Desc, HostPtr, ErrorRet);
-  return clCreateImage(ContextHandle, Flags, Format, Desc, HostPtr, ErrorRet);
+  Context *C = asContext(ContextHandle);
+  LIBSPLIT_CHECK_RET(!C, CL_INVALID_CONTEXT, ErrorRet);
+  LIBSPLIT_CHECK_RET(Desc && Desc->mem_object, CL_INVALID_OPERATION, ErrorRet);
+  return madeOnAppDevice(*C, RT.real().clCreateImageWithProperties(C->primary().RealContext,
+                                                                   Properties, Flags, Format, Desc,
+                                                                   HostPtr, ErrorRet));
 }
 
 LIBSPLIT_API cl_mem CL_API_CALL clCreateImage2D(cl_context ContextHandle, cl_mem_flags Flags,
@@ -227,7 +259,10 @@ LIBSPLIT_API cl_mem CL_API_CALL clCreateImage2D(cl_context ContextHandle, cl_mem
                                                 cl_int *ErrorRet) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateImage2D, ContextHandle, Flags, Format, Width, Height,
                                    RowPitch, HostPtr, ErrorRet);
-  return clCreateImage(ContextHandle, Flags, Format, nullptr, HostPtr, ErrorRet);
+  Context *C = asContext(ContextHandle);
+  LIBSPLIT_CHECK_RET(!C, CL_INVALID_CONTEXT, ErrorRet);
+  return madeOnAppDevice(*C, RT.real().clCreateImage2D(C->primary().RealContext, Flags, Format,
+                                                       Width, Height, RowPitch, HostPtr, ErrorRet));
 }
 
 LIBSPLIT_API cl_mem CL_API_CALL clCreateImage3D(cl_context ContextHandle, cl_mem_flags Flags,
@@ -237,7 +272,11 @@ LIBSPLIT_API cl_mem CL_API_CALL clCreateImage3D(cl_context ContextHandle, cl_mem
                                                 cl_int *ErrorRet) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateImage3D, ContextHandle, Flags, Format, Width, Height,
                                    Depth, RowPitch, SlicePitch, HostPtr, ErrorRet);
-  return clCreateImage(ContextHandle, Flags, Format, nullptr, HostPtr, ErrorRet);
+  Context *C = asContext(ContextHandle);
+  LIBSPLIT_CHECK_RET(!C, CL_INVALID_CONTEXT, ErrorRet);
+  return madeOnAppDevice(*C, RT.real().clCreateImage3D(C->primary().RealContext, Flags, Format,
+                                                       Width, Height, Depth, RowPitch, SlicePitch,
+                                                       HostPtr, ErrorRet));
 }
 
 LIBSPLIT_API cl_int CL_API_CALL
@@ -245,10 +284,58 @@ clGetSupportedImageFormats(cl_context ContextHandle, cl_mem_flags Flags, cl_mem_
                            cl_uint NumEntries, cl_image_format *Formats, cl_uint *NumFormats) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetSupportedImageFormats, ContextHandle, Flags, Type,
                                    NumEntries, Formats, NumFormats);
-  LIBSPLIT_CHECK(!asContext(ContextHandle), CL_INVALID_CONTEXT);
-  if (NumFormats)
-    *NumFormats = 0;
-  return CL_SUCCESS;
+  Context *C = asContext(ContextHandle);
+  LIBSPLIT_CHECK(!C, CL_INVALID_CONTEXT);
+  return RT.real().clGetSupportedImageFormats(C->primary().RealContext, Flags, Type, NumEntries,
+                                              Formats, NumFormats);
+}
+
+// Samplers, likewise: real samplers of the app's real context.
+LIBSPLIT_API cl_sampler CL_API_CALL clCreateSampler(cl_context ContextHandle,
+                                                    cl_bool NormalizedCoords,
+                                                    cl_addressing_mode Addressing,
+                                                    cl_filter_mode Filter, cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateSampler, ContextHandle, NormalizedCoords, Addressing,
+                                   Filter, ErrorRet);
+  Context *C = asContext(ContextHandle);
+  LIBSPLIT_CHECK_RET(!C, CL_INVALID_CONTEXT, ErrorRet);
+  cl_sampler Made = RT.real().clCreateSampler(C->primary().RealContext, NormalizedCoords,
+                                              Addressing, Filter, ErrorRet);
+  if (Made)
+    RT.addDeviceObject(Made, C->shared_from_this());
+  return Made;
+}
+
+LIBSPLIT_API cl_sampler CL_API_CALL clCreateSamplerWithProperties(
+    cl_context ContextHandle, const cl_sampler_properties *Properties, cl_int *ErrorRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateSamplerWithProperties, ContextHandle, Properties,
+                                   ErrorRet);
+  Context *C = asContext(ContextHandle);
+  LIBSPLIT_CHECK_RET(!C, CL_INVALID_CONTEXT, ErrorRet);
+  cl_sampler Made =
+      RT.real().clCreateSamplerWithProperties(C->primary().RealContext, Properties, ErrorRet);
+  if (Made)
+    RT.addDeviceObject(Made, C->shared_from_this());
+  return Made;
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clReleaseSampler(cl_sampler Sampler) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseSampler, Sampler);
+  if (!RT.deviceObjectContext(Sampler))
+    return CL_INVALID_SAMPLER;
+  return releaseDeviceObject(Sampler, RT.real().clGetSamplerInfo, CL_SAMPLER_REFERENCE_COUNT,
+                             RT.real().clReleaseSampler);
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clGetSamplerInfo(cl_sampler Sampler, cl_sampler_info Param,
+                                                 size_t ValueSize, void *Value, size_t *SizeRet) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetSamplerInfo, Sampler, Param, ValueSize, Value, SizeRet);
+  std::shared_ptr<Context> Owner = RT.deviceObjectContext(Sampler);
+  if (!Owner)
+    return CL_INVALID_SAMPLER;
+  if (Param == CL_SAMPLER_CONTEXT)
+    return returnValue<cl_context>(Owner.get(), ValueSize, Value, SizeRet);
+  return RT.real().clGetSamplerInfo(Sampler, Param, ValueSize, Value, SizeRet);
 }
 
 LIBSPLIT_API cl_mem CL_API_CALL clCreatePipe(cl_context ContextHandle, cl_mem_flags Flags,

@@ -128,27 +128,9 @@ LIBSPLIT_API cl_int CL_API_CALL clGetDeviceInfo(cl_device_id DeviceHandle, cl_de
     return returnValue<cl_device_id>(D->parent(), ValueSize, Value, SizeRet);
   case CL_DEVICE_REFERENCE_COUNT:
     return returnValue<cl_uint>(D->isRoot() ? 1 : D->appReferences(), ValueSize, Value, SizeRet);
-  // Images, SVM and pipes are not split by libsplit: the devices say they have none, so that
-  // the app takes its non-image path (or reports clearly that it needs them).
-  case CL_DEVICE_IMAGE_SUPPORT:
-    return returnValue<cl_bool>(CL_FALSE, ValueSize, Value, SizeRet);
-  // And, consistently, no image limits (the specification's minimums apply only to devices with
-  // images; passed through, they contradicted CL_DEVICE_IMAGE_SUPPORT).
-  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_MAX_SAMPLERS:
-  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-    return returnValue<cl_uint>(0, ValueSize, Value, SizeRet);
-  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return returnValue<size_t>(0, ValueSize, Value, SizeRet);
+  // Images and samplers are the app's device's (they live there: a kernel that takes one runs
+  // there whole), so its image support and limits pass through. SVM and pipes are not offered:
+  // the devices say they have none, so that the app takes another path (or says it needs them).
   case CL_DEVICE_SVM_CAPABILITIES:
     return returnValue<cl_device_svm_capabilities>(0, ValueSize, Value, SizeRet);
   case CL_DEVICE_PIPE_SUPPORT:

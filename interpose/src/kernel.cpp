@@ -104,6 +104,11 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
       Arg.What = KernelArg::Kind::Bytes;
       const auto *Bytes = static_cast<const std::uint8_t *>(Value);
       Arg.Value.assign(Bytes, Bytes + Size);
+      if (Size == sizeof(void *)) {
+        const void *Candidate = nullptr;
+        std::memcpy(&Candidate, Value, sizeof(Candidate));
+        Arg.AppDeviceObject = runtime().deviceObjectContext(Candidate) != nullptr;
+      }
     }
   }
   if (Result != CL_SUCCESS)
@@ -122,6 +127,11 @@ void ArgBytes::assign(const std::uint8_t *Begin, const std::uint8_t *End) {
   } else {
     Heap.assign(Begin, End);
   }
+}
+
+bool usesAppDeviceObjects(const std::vector<KernelArg> &Args) {
+  return std::any_of(Args.begin(), Args.end(),
+                     [](const KernelArg &A) { return A.AppDeviceObject; });
 }
 
 bool Kernel::snapshotArgs(std::vector<KernelArg> &Out) const {

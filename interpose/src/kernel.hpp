@@ -43,7 +43,13 @@ struct KernelArg {
   std::shared_ptr<Buffer> Mem;  // Buffer, in a launch's snapshot
   std::weak_ptr<Buffer> SetMem; // Buffer, as set: a kernel does not keep its arguments alive
   size_t LocalSize = 0;         // Local
+  // Bytes that are the real handle of an image or a sampler (Runtime::deviceObjectContext): the
+  // launch runs whole on the app's device, where they live.
+  bool AppDeviceObject = false;
 };
+
+// Whether a launch with these arguments must run on the app's device.
+bool usesAppDeviceObjects(const std::vector<KernelArg> &Args);
 
 class Kernel : public _cl_kernel, public RefCounted<Kernel> {
 public:

@@ -169,6 +169,26 @@ bool Runtime::isLiveMem(const void *Mem) {
   return LiveMem.count(Mem) != 0;
 }
 
+void Runtime::addDeviceObject(const void *Object, std::shared_ptr<Context> Owner) {
+  std::lock_guard<std::mutex> Lock(LiveMemMutex);
+  DeviceObjects[Object] = std::move(Owner);
+}
+
+void Runtime::removeDeviceObject(const void *Object) {
+  std::shared_ptr<Context> Last; // released outside the lock
+  std::lock_guard<std::mutex> Lock(LiveMemMutex);
+  if (auto Found = DeviceObjects.find(Object); Found != DeviceObjects.end()) {
+    Last = std::move(Found->second);
+    DeviceObjects.erase(Found);
+  }
+}
+
+std::shared_ptr<Context> Runtime::deviceObjectContext(const void *Object) {
+  std::lock_guard<std::mutex> Lock(LiveMemMutex);
+  auto Found = DeviceObjects.find(Object);
+  return Found == DeviceObjects.end() ? nullptr : Found->second;
+}
+
 Platform *Runtime::findPlatform(cl_platform_id RealId) const {
   for (const auto &P : Platforms)
     if (P->real() == RealId)

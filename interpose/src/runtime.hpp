@@ -19,10 +19,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 namespace libsplit {
+
+class Context;
 
 class Runtime {
 public:
@@ -58,6 +61,13 @@ public:
   void addLiveMem(const void *Mem);
   void removeLiveMem(const void *Mem);
   bool isLiveMem(const void *Mem);
+
+  // Images and samplers live on the app's device only: the app holds the real objects, and
+  // these say which libsplit context each belongs to (kept alive while they are, as a real
+  // object keeps its real context). Null for any other handle.
+  void addDeviceObject(const void *Object, std::shared_ptr<Context> Owner);
+  void removeDeviceObject(const void *Object);
+  std::shared_ptr<Context> deviceObjectContext(const void *Object);
 
   // Held around each real kernel enqueue on RealDevice, whichever of libsplit's contexts it
   // comes from: PoCL 3.1's basic device runs the kernel inside the call, and two threads doing
@@ -98,6 +108,7 @@ private:
   std::map<cl_device_id, std::mutex> EnqueueLocks; // nodes never move: references stay valid
   std::mutex LiveMemMutex;
   std::unordered_set<const void *> LiveMem;
+  std::unordered_map<const void *, std::shared_ptr<Context>> DeviceObjects; // LiveMemMutex
   std::unique_ptr<LaunchBalancer> Balance;
   std::unique_ptr<LaunchPlanner> Planner;
   std::unique_ptr<RunRecorder> Recorder;
