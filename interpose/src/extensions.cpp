@@ -11,27 +11,27 @@ namespace {
 // later members (cl_khr_command_buffer_mutable_dispatch, cl_khr_external_memory_dma_buf) are
 // hidden with it.
 constexpr std::array<std::string_view, 21> HiddenParts = {
-    "_sharing",          // GL, D3D10/11, DX9, VA-API
-    "_gl_",              // cl_khr_gl_event, cl_khr_gl_depth_images, ...
-    "_egl_",             // cl_khr_egl_image, cl_khr_egl_event
-    "image",             // images are reported unsupported (CL_DEVICE_IMAGE_SUPPORT)
-    "external_memory",   // clEnqueueAcquireExternalMemObjectsKHR, ...
-    "semaphore",         // clCreateSemaphoreWithPropertiesKHR, ...
-    "command_buffer",    // clCreateCommandBufferKHR, ...
-    "terminate_context", // clTerminateContextKHR
-    "suggested_local",   // clGetKernelSuggestedLocalWorkSizeKHR
-    "unified_shared",    // cl_intel_unified_shared_memory
-    "svm",               // SVM is reported unsupported (cl_ext_..._svm, cl_amd_svm)
-    "create_buffer",     // cl_nv_create_buffer: clCreateBufferNV
-    "import_memory",     // cl_arm_import_memory: clImportMemoryARM
-    "device_fission",    // cl_ext_device_fission: clCreateSubDevicesEXT
-    "migrate_memobject", // cl_ext_migrate_memobject: clEnqueueMigrateMemObjectEXT
-    "content_size",      // cl_pocl_content_size: clSetContentSizeBufferPoCL
-    "accelerator",       // cl_intel_accelerator
-    "motion_estimation", // cl_intel_motion_estimation
-    "copy_opts",         // cl_nv_copy_opts: NVIDIA's flags for its own copy calls
-    "shared_virtual",    // cl_arm_shared_virtual_memory
-    "pinned_buffers",    // cl_pocl_pinned_buffers: CL_MEM_PINNED, device addresses of buffers
+    "_sharing",            // GL, D3D10/11, DX9, VA-API
+    "_gl_",                // cl_khr_gl_event, cl_khr_gl_depth_images, ...
+    "_egl_",               // cl_khr_egl_image, cl_khr_egl_event
+    "image2d_from_buffer", // an image over a buffer is refused (clCreateImage)
+    "external_memory",     // clEnqueueAcquireExternalMemObjectsKHR, ...
+    "semaphore",           // clCreateSemaphoreWithPropertiesKHR, ...
+    "command_buffer",      // clCreateCommandBufferKHR, ...
+    "terminate_context",   // clTerminateContextKHR
+    "suggested_local",     // clGetKernelSuggestedLocalWorkSizeKHR
+    "unified_shared",      // cl_intel_unified_shared_memory
+    "svm",                 // SVM is reported unsupported (cl_ext_..._svm, cl_amd_svm)
+    "create_buffer",       // cl_nv_create_buffer: clCreateBufferNV
+    "import_memory",       // cl_arm_import_memory: clImportMemoryARM
+    "device_fission",      // cl_ext_device_fission: clCreateSubDevicesEXT
+    "migrate_memobject",   // cl_ext_migrate_memobject: clEnqueueMigrateMemObjectEXT
+    "content_size",        // cl_pocl_content_size: clSetContentSizeBufferPoCL
+    "accelerator",         // cl_intel_accelerator
+    "motion_estimation",   // cl_intel_motion_estimation
+    "copy_opts",           // cl_nv_copy_opts: NVIDIA's flags for its own copy calls
+    "shared_virtual",      // cl_arm_shared_virtual_memory
+    "pinned_buffers",      // cl_pocl_pinned_buffers: CL_MEM_PINNED, device addresses of buffers
 };
 
 } // namespace
