@@ -686,6 +686,123 @@ LIBSPLIT_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue QueueHandle, c
   return Error == CL_SUCCESS ? Mapped : nullptr;
 }
 
+// SVM: each command runs on the app's device (onAppDevice), where the allocations live.
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue QueueHandle, cl_bool Blocking,
+                                                   void *Destination, const void *Source,
+                                                   size_t Size, cl_uint NumWait,
+                                                   const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMMemcpy, QueueHandle, Blocking, Destination, Source,
+                                   Size, NumWait, WaitList, Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  LIBSPLIT_CHECK(!Destination || !Source, CL_INVALID_VALUE);
+  const auto *From = static_cast<const std::uint8_t *>(Source);
+  const auto *To = static_cast<const std::uint8_t *>(Destination);
+  LIBSPLIT_CHECK((From < To + Size && To < From + Size), CL_MEM_COPY_OVERLAP);
+  return onAppDevice(*Q, CL_COMMAND_SVM_MEMCPY, NumWait, WaitList, Event, Blocking,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       return runtime().real().clEnqueueSVMMemcpy(Real, CL_FALSE, Destination,
+                                                                  Source, Size, 0, nullptr, Done);
+                     });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue QueueHandle, void *Pointer,
+                                                    const void *Pattern, size_t PatternSize,
+                                                    size_t Size, cl_uint NumWait,
+                                                    const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMMemFill, QueueHandle, Pointer, Pattern, PatternSize,
+                                   Size, NumWait, WaitList, Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  LIBSPLIT_CHECK(!Pointer || !Pattern || PatternSize == 0 || PatternSize > 128, CL_INVALID_VALUE);
+  // The pattern is the call's: copied.
+  std::vector<std::uint8_t> Bytes(static_cast<const std::uint8_t *>(Pattern),
+                                  static_cast<const std::uint8_t *>(Pattern) + PatternSize);
+  return onAppDevice(*Q, CL_COMMAND_SVM_MEMFILL, NumWait, WaitList, Event, false,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       return runtime().real().clEnqueueSVMMemFill(
+                           Real, Pointer, Bytes.data(), Bytes.size(), Size, 0, nullptr, Done);
+                     });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue QueueHandle, cl_bool Blocking,
+                                                cl_map_flags Flags, void *Pointer, size_t Size,
+                                                cl_uint NumWait, const cl_event *WaitList,
+                                                cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMMap, QueueHandle, Blocking, Flags, Pointer, Size,
+                                   NumWait, WaitList, Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  LIBSPLIT_CHECK(!Pointer || Size == 0, CL_INVALID_VALUE);
+  return onAppDevice(*Q, CL_COMMAND_SVM_MAP, NumWait, WaitList, Event, Blocking,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       return runtime().real().clEnqueueSVMMap(Real, CL_FALSE, Flags, Pointer, Size,
+                                                               0, nullptr, Done);
+                     });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue QueueHandle, void *Pointer,
+                                                  cl_uint NumWait, const cl_event *WaitList,
+                                                  cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMUnmap, QueueHandle, Pointer, NumWait, WaitList,
+                                   Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  LIBSPLIT_CHECK(!Pointer, CL_INVALID_VALUE);
+  return onAppDevice(*Q, CL_COMMAND_SVM_UNMAP, NumWait, WaitList, Event, false,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       return runtime().real().clEnqueueSVMUnmap(Real, Pointer, 0, nullptr, Done);
+                     });
+}
+
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMigrateMem(
+    cl_command_queue QueueHandle, cl_uint NumPointers, const void **Pointers, const size_t *Sizes,
+    cl_mem_migration_flags Flags, cl_uint NumWait, const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMMigrateMem, QueueHandle, NumPointers, Pointers,
+                                   Sizes, Flags, NumWait, WaitList, Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  LIBSPLIT_CHECK(NumPointers == 0 || !Pointers, CL_INVALID_VALUE);
+  auto Moved = std::make_shared<std::vector<const void *>>(Pointers, Pointers + NumPointers);
+  std::vector<size_t> Lengths =
+      Sizes ? std::vector<size_t>(Sizes, Sizes + NumPointers) : std::vector<size_t>(NumPointers, 0);
+  return onAppDevice(*Q, CL_COMMAND_SVM_MIGRATE_MEM, NumWait, WaitList, Event, false,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       return runtime().real().clEnqueueSVMMigrateMem(Real, NumPointers,
+                                                                      Moved->data(), Lengths.data(),
+                                                                      Flags, 0, nullptr, Done);
+                     });
+}
+
+// Freed on the app's device in the queue's order; with the app's own function, that function
+// is called instead (with the app's queue), once what came before ended there.
+LIBSPLIT_API cl_int CL_API_CALL
+clEnqueueSVMFree(cl_command_queue QueueHandle, cl_uint NumPointers, void *Pointers[],
+                 void(CL_CALLBACK *FreeFn)(cl_command_queue, cl_uint, void *[], void *),
+                 void *UserData, cl_uint NumWait, const cl_event *WaitList, cl_event *Event) {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMFree, QueueHandle, NumPointers, Pointers, FreeFn,
+                                   UserData, NumWait, WaitList, Event);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  LIBSPLIT_CHECK((NumPointers == 0) != (Pointers == nullptr), CL_INVALID_VALUE);
+  auto Freed = std::make_shared<std::vector<void *>>(Pointers, Pointers + NumPointers);
+  return onAppDevice(*Q, CL_COMMAND_SVM_FREE, NumWait, WaitList, Event, false,
+                     [=](cl_command_queue Real, cl_event *Done) {
+                       const RealApi &Api = runtime().real();
+                       if (!FreeFn)
+                         return Api.clEnqueueSVMFree(Real, NumPointers, Freed->data(), nullptr,
+                                                     nullptr, 0, nullptr, Done);
+                       cl_event Before = nullptr;
+                       if (cl_int E = Api.clEnqueueMarkerWithWaitList(Real, 0, nullptr, &Before);
+                           E != CL_SUCCESS)
+                         return E;
+                       Api.clWaitForEvents(1, &Before);
+                       Api.clReleaseEvent(Before);
+                       FreeFn(QueueHandle, NumPointers, Freed->data(), UserData);
+                       return CL_SUCCESS;
+                     });
+}
+
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHandle,
                                                        cl_kernel KernelHandle, cl_uint WorkDim,
                                                        const size_t *GlobalOffset,

@@ -1,6 +1,8 @@
 // Entry points: kernels and their arguments.
 #include "api_common.hpp"
 
+#include <cstring>
+
 #include <algorithm>
 
 using namespace libsplit;
@@ -75,10 +77,18 @@ LIBSPLIT_API cl_kernel CL_API_CALL clCloneKernel(cl_kernel Source, cl_int *Error
     case KernelArg::Kind::Bytes:
       Copy->setArg(I, A.Value.size(), A.Value.data());
       break;
+    case KernelArg::Kind::SvmPointer: {
+      const void *Pointer = nullptr;
+      std::memcpy(&Pointer, A.Value.data(), sizeof(Pointer));
+      Copy->setSvmArg(I, Pointer);
+      break;
+    }
     case KernelArg::Kind::Unset:
       break;
     }
   }
+  for (const auto &[Param, Bytes] : K->execInfo())
+    Copy->setExecInfo(Param, Bytes.size(), Bytes.data());
   return Clone;
 }
 
@@ -103,17 +113,18 @@ LIBSPLIT_API cl_int CL_API_CALL clSetKernelArg(cl_kernel KernelHandle, cl_uint I
 LIBSPLIT_API cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel KernelHandle, cl_uint Index,
                                                          const void *Value) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSetKernelArgSVMPointer, KernelHandle, Index, Value);
-  LIBSPLIT_CHECK(!asKernel(KernelHandle), CL_INVALID_KERNEL);
-  return CL_INVALID_OPERATION; // no device reports SVM under libsplit
+  Kernel *K = asKernel(KernelHandle);
+  LIBSPLIT_CHECK(!K, CL_INVALID_KERNEL);
+  return K->setSvmArg(Index, Value);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel KernelHandle,
                                                     cl_kernel_exec_info Param, size_t Size,
                                                     const void *Value) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSetKernelExecInfo, KernelHandle, Param, Size, Value);
-  LIBSPLIT_CHECK(!asKernel(KernelHandle), CL_INVALID_KERNEL);
-  // Both standard parameters are about SVM, which no device reports under libsplit.
-  return CL_INVALID_OPERATION;
+  Kernel *K = asKernel(KernelHandle);
+  LIBSPLIT_CHECK(!K, CL_INVALID_KERNEL);
+  return K->setExecInfo(Param, Size, Value);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetKernelInfo(cl_kernel KernelHandle, cl_kernel_info Param,

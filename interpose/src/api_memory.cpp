@@ -1,5 +1,5 @@
-// Entry points: memory objects (buffers, sub-buffers; images and samplers, real objects of the
-// app's device; pipes and SVM are refused the way the specification allows for devices without
+// Entry points: memory objects (buffers, sub-buffers; images, samplers and SVM, real objects of
+// the app's device; pipes are refused the way the specification allows for devices without
 // them).
 #include "api_common.hpp"
 #include "memory_map.hpp"
@@ -355,12 +355,19 @@ LIBSPLIT_API cl_int CL_API_CALL clGetPipeInfo(cl_mem Mem, cl_pipe_info, size_t, 
   return CL_INVALID_MEM_OBJECT;
 }
 
+// Shared virtual memory lives on the app's device, as images do: allocations of its real
+// context; a kernel that uses one runs there whole (Kernel::setSvmArg, setExecInfo).
 LIBSPLIT_API void *CL_API_CALL clSVMAlloc(cl_context ContextHandle, cl_svm_mem_flags Flags,
                                           size_t Size, cl_uint Alignment) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSVMAlloc, ContextHandle, Flags, Size, Alignment);
-  return nullptr; // the devices report no SVM capability
+  Context *C = asContext(ContextHandle);
+  if (!C)
+    return nullptr;
+  return RT.real().clSVMAlloc(C->primary().RealContext, Flags, Size, Alignment);
 }
 
 LIBSPLIT_API void CL_API_CALL clSVMFree(cl_context ContextHandle, void *Pointer) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSVMFree, ContextHandle, Pointer);
+  if (Context *C = asContext(ContextHandle))
+    RT.real().clSVMFree(C->primary().RealContext, Pointer);
 }

@@ -128,11 +128,9 @@ LIBSPLIT_API cl_int CL_API_CALL clGetDeviceInfo(cl_device_id DeviceHandle, cl_de
     return returnValue<cl_device_id>(D->parent(), ValueSize, Value, SizeRet);
   case CL_DEVICE_REFERENCE_COUNT:
     return returnValue<cl_uint>(D->isRoot() ? 1 : D->appReferences(), ValueSize, Value, SizeRet);
-  // Images and samplers are the app's device's (they live there: a kernel that takes one runs
-  // there whole), so its image support and limits pass through. SVM and pipes are not offered:
-  // the devices say they have none, so that the app takes another path (or says it needs them).
-  case CL_DEVICE_SVM_CAPABILITIES:
-    return returnValue<cl_device_svm_capabilities>(0, ValueSize, Value, SizeRet);
+  // Images, samplers and SVM are the app's device's (they live there: a kernel that takes one
+  // runs there whole), so its support and limits pass through. Pipes are not offered: the
+  // devices say they have none, so that the app takes another path (or says it needs them).
   case CL_DEVICE_PIPE_SUPPORT:
     return returnValue<cl_bool>(CL_FALSE, ValueSize, Value, SizeRet);
   case CL_DEVICE_EXECUTION_CAPABILITIES: {

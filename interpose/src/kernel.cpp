@@ -119,6 +119,46 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   return CL_SUCCESS;
 }
 
+cl_int Kernel::setSvmArg(cl_uint Index, const void *Pointer) {
+  const cl_int Result = runtime().real().clSetKernelArgSVMPointer(Validation, Index, Pointer);
+  if (Result != CL_SUCCESS)
+    return Result;
+  KernelArg Arg;
+  Arg.What = KernelArg::Kind::SvmPointer;
+  const auto *Bytes = reinterpret_cast<const std::uint8_t *>(&Pointer);
+  Arg.Value.assign(Bytes, Bytes + sizeof(Pointer));
+  Arg.AppDeviceObject = true;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Index < Args.size())
+    Args[Index] = std::move(Arg);
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setExecInfo(cl_kernel_exec_info Param, size_t Size, const void *Value) {
+  const cl_int Result = runtime().real().clSetKernelExecInfo(Validation, Param, Size, Value);
+  if (Result != CL_SUCCESS)
+    return Result;
+  const auto *Bytes = static_cast<const std::uint8_t *>(Value);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto Same = std::find_if(ExecInfo.begin(), ExecInfo.end(),
+                           [Param](const auto &Given) { return Given.first == Param; });
+  if (Same == ExecInfo.end())
+    Same = ExecInfo.insert(ExecInfo.end(), {Param, {}});
+  Same->second.assign(Bytes, Bytes + Size);
+  ++ExecInfoChanges;
+  return CL_SUCCESS;
+}
+
+std::vector<std::pair<cl_kernel_exec_info, std::vector<std::uint8_t>>> Kernel::execInfo() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return ExecInfo;
+}
+
+bool Kernel::hasExecInfo() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return !ExecInfo.empty();
+}
+
 void ArgBytes::assign(const std::uint8_t *Begin, const std::uint8_t *End) {
   Count = static_cast<std::size_t>(End - Begin);
   if (Count <= InlineBytes) {
@@ -249,6 +289,15 @@ cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector
       Error = Api.clSetKernelArg(K->Handle, I, A.Value.size(), A.Value.data());
       Was.Value = A.Value;
       break;
+    case KernelArg::Kind::SvmPointer: {
+      if (Was.What == A.What && sameBytes(Was.Value, A.Value))
+        continue;
+      const void *Pointer = nullptr;
+      std::memcpy(&Pointer, A.Value.data(), sizeof(Pointer));
+      Error = Api.clSetKernelArgSVMPointer(K->Handle, I, Pointer);
+      Was.Value = A.Value;
+      break;
+    }
     case KernelArg::Kind::Unset:
       Error = CL_INVALID_KERNEL_ARGS;
       break;
@@ -257,6 +306,15 @@ cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector
     Was.What = Error == CL_SUCCESS ? A.What : KernelArg::Kind::Unset;
     if (Error != CL_SUCCESS)
       return nullptr;
+  }
+  // Execution information (SVM pointers reached indirectly), as the app last gave it.
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (K->ExecInfoSet != ExecInfoChanges) {
+    for (const auto &[Param, Bytes] : ExecInfo)
+      if ((Error = Api.clSetKernelExecInfo(K->Handle, Param, Bytes.size(), Bytes.data())) !=
+          CL_SUCCESS)
+        return nullptr;
+    K->ExecInfoSet = ExecInfoChanges;
   }
   return K->Handle;
 }

@@ -37,7 +37,8 @@ private:
 };
 
 struct KernelArg {
-  enum class Kind { Unset, Buffer, NullBuffer, Local, Bytes };
+  // SvmPointer: Value holds the pointer (clSetKernelArgSVMPointer), AppDeviceObject is set.
+  enum class Kind { Unset, Buffer, NullBuffer, Local, Bytes, SvmPointer };
   Kind What = Kind::Unset;
   ArgBytes Value;               // Bytes: the argument's bytes
   std::shared_ptr<Buffer> Mem;  // Buffer, in a launch's snapshot
@@ -62,6 +63,12 @@ public:
   cl_uint argCount() const { return static_cast<cl_uint>(Args.size()); }
 
   cl_int setArg(cl_uint Index, size_t Size, const void *Value);
+  // SVM lives on the app's device (clSVMAlloc): an SVM argument, or execution information (SVM
+  // pointers the kernel reaches indirectly), makes its launches run there whole.
+  cl_int setSvmArg(cl_uint Index, const void *Pointer);
+  cl_int setExecInfo(cl_kernel_exec_info Param, size_t Size, const void *Value);
+  bool hasExecInfo() const;
+  std::vector<std::pair<cl_kernel_exec_info, std::vector<std::uint8_t>>> execInfo() const;
   // The arguments for a launch; false (CL_INVALID_MEM_OBJECT) if a buffer argument was released.
   bool snapshotArgs(std::vector<KernelArg> &Out) const;
   bool allArgsSet() const;
@@ -136,7 +143,11 @@ private:
     cl_kernel Handle = nullptr;
     std::vector<SetArg> Last;
     std::optional<size_t> GroupLimit; // CL_KERNEL_WORK_GROUP_SIZE, once asked
+    std::size_t ExecInfoSet = 0;      // how many of ExecInfo's changes it got
   };
+  // clSetKernelExecInfo's parameters as last given (Mutex), and how many times they changed.
+  std::vector<std::pair<cl_kernel_exec_info, std::vector<std::uint8_t>>> ExecInfo;
+  std::size_t ExecInfoChanges = 0;
   RealKernel *realKernel(ExecDevice &Device, bool Split, cl_int &Error);
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;
   std::atomic<bool> LeftRunning{false};

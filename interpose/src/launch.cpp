@@ -598,9 +598,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     K.noteLaunchLeftRunning(Pipeline != nullptr);
     return runWhole(K, Request, Home, Reason, Pipeline, Fail, false, Key, Note);
   };
-  // Images and samplers live on the app's device alone: the launch runs there, as natively.
-  if (usesAppDeviceObjects(Request.Args))
-    return whole("it takes an image or a sampler, which stay on the app's device");
+  // Images, samplers and SVM live on the app's device alone: the launch runs there, as natively.
+  if (usesAppDeviceObjects(Request.Args) || K.hasExecInfo())
+    return whole("it takes an image, a sampler or SVM, which stay on the app's device");
   if (Devices.size() < 2) {
     const bool NotOpenYet = C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen();
     if (NotOpenYet && Facts) {
