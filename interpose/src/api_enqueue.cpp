@@ -143,7 +143,8 @@ cl_int zeroSizeTransfer(Queue &Q, Buffer &B, cl_command_type Type, cl_bool Block
   LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);                                                    \
   Buffer *B = asBuffer(MemHandle);                                                                 \
   LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);                                                       \
-  LIBSPLIT_CHECK(&B->context() != &Q->context(), CL_INVALID_CONTEXT)
+  LIBSPLIT_CHECK(&B->context() != &Q->context(), CL_INVALID_CONTEXT);                              \
+  Q->context().absorbHostChanges(*B)
 
 // An image of the queue's context (clCreateImage: a real image of the app's device).
 #define LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, ImageHandle)                                         \
@@ -244,6 +245,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle
   Buffer *T = asBuffer(Target);
   LIBSPLIT_CHECK(!T, CL_INVALID_MEM_OBJECT);
   LIBSPLIT_CHECK(&T->context() != &Q->context(), CL_INVALID_CONTEXT);
+  Q->context().absorbHostChanges(*T);
   LIBSPLIT_CHECK(Size == 0 || SourceOffset + Size > B->size() || TargetOffset + Size > T->size(),
                  CL_INVALID_VALUE);
   const size_t SourceBase = B->rootOffset() + SourceOffset;
@@ -371,6 +373,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
   Buffer *T = asBuffer(Target);
   LIBSPLIT_CHECK(!T, CL_INVALID_MEM_OBJECT);
   LIBSPLIT_CHECK(&T->context() != &Q->context(), CL_INVALID_CONTEXT);
+  Q->context().absorbHostChanges(*T);
   RectRows From, To;
   if (cl_int E = rectRows(SourceOrigin, Region, SourceRowPitch, SourceSlicePitch, B->size(), From);
       E != CL_SUCCESS)
@@ -589,6 +592,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
   Buffer *B = asBuffer(Destination);
   LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
   LIBSPLIT_CHECK(&B->context() != &Q->context(), CL_INVALID_CONTEXT);
+  Q->context().absorbHostChanges(*B);
   LIBSPLIT_CHECK(!SourceOrigin || !Region, CL_INVALID_VALUE);
   const size_t Bytes = imageRegionBytes(Source, Region);
   LIBSPLIT_CHECK(DestinationOffset + Bytes > B->size(), CL_INVALID_VALUE);
@@ -626,6 +630,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(
   Buffer *B = asBuffer(Source);
   LIBSPLIT_CHECK(!B, CL_INVALID_MEM_OBJECT);
   LIBSPLIT_CHECK(&B->context() != &Q->context(), CL_INVALID_CONTEXT);
+  Q->context().absorbHostChanges(*B);
   LIBSPLIT_CHECK(!DestinationOrigin || !Region, CL_INVALID_VALUE);
   const size_t Bytes = imageRegionBytes(Destination, Region);
   LIBSPLIT_CHECK(SourceOffset + Bytes > B->size(), CL_INVALID_VALUE);
@@ -855,6 +860,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   R.LocalGiven = LocalSize != nullptr;
   R.EventWanted = Event != nullptr;
   LIBSPLIT_CHECK(!K->snapshotArgs(R.Args), CL_INVALID_MEM_OBJECT);
+  Q->context().absorbHostChanges(R.Args);
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();
   Q->context().noteLaunch(false);

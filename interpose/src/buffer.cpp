@@ -303,6 +303,34 @@ void Buffer::wroteOnHost(const RangeSet &Ranges) {
     Valid.subtract(Ranges);
 }
 
+void Buffer::snapshotHostMemory() {
+  if (Parent || !HostPtr)
+    return;
+  const auto *Host = static_cast<const std::uint8_t *>(HostPtr);
+  HostSnapshot.assign(Host, Host + Size);
+  SnapshotTaken = true;
+}
+
+void Buffer::absorbHostChanges() {
+  if (Parent)
+    return root().absorbHostChanges();
+  if (!SnapshotTaken || !HostPtr)
+    return;
+  SnapshotTaken = false;
+  // Compared a block at a time: a changed block is taken whole (its unchanged bytes are the
+  // host's newest too, as they were when the snapshot was taken).
+  constexpr size_t Block = 4096;
+  const auto *Host = static_cast<const std::uint8_t *>(HostPtr);
+  RangeSet Changed;
+  for (size_t At = 0; At < Size; At += Block) {
+    const size_t Length = std::min(Block, Size - At);
+    if (std::memcmp(Host + At, HostSnapshot.data() + At, Length) != 0)
+      Changed.add(At, At + Length);
+  }
+  if (!Changed.empty())
+    wroteOnHost(Changed);
+}
+
 cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
   Buffer &Root = root();
   const size_t Base = rootOffset() + Offset;

@@ -108,6 +108,14 @@ public:
   // execution device): a later host write sends each device its part of it (HostUpload).
   void expectUse(std::vector<RangeSet> NeedByDevice);
 
+  // A CL_MEM_USE_HOST_PTR buffer whose memory the app may rewrite without a write or a map, as
+  // it may where its device works on that memory in place (Context::watchHostMemory): the bytes
+  // as libsplit left them there are kept (snapshotHostMemory, at each point where the app
+  // synchronizes), and the first command that uses the buffer after that takes the parts the app
+  // changed as written by the host (absorbHostChanges). Root buffers; data lock held.
+  void snapshotHostMemory();
+  void absorbHostChanges();
+
   void addDestructorCallback(DestructorCallback Fn, void *UserData);
   // The property list the app created it with (clCreateBufferWithProperties), for
   // CL_MEM_PROPERTIES: empty when it gave none.
@@ -169,10 +177,12 @@ private:
   // Everything, when given, gets all of Ranges with the others (the app's device, where the
   // planner may run a kernel whole).
   void sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything = nullptr);
-  std::vector<RangeSet> ExpectedUse; // root buffers only; empty before a split launch
-  bool EverWritten = false;          // root buffers only
-  RangeSet HostValid;                // root buffers only
-  std::vector<RangeSet> DeviceValid; // root buffers only
+  std::vector<RangeSet> ExpectedUse;      // root buffers only; empty before a split launch
+  bool EverWritten = false;               // root buffers only
+  RangeSet HostValid;                     // root buffers only
+  std::vector<RangeSet> DeviceValid;      // root buffers only
+  std::vector<std::uint8_t> HostSnapshot; // snapshotHostMemory's (its memory kept for the next)
+  bool SnapshotTaken = false;             // and not absorbed yet
   std::vector<std::pair<DestructorCallback, void *>> DestructorCallbacks;
   std::vector<cl_mem_properties> Properties;
   std::vector<Mapping> Mappings;

@@ -2,6 +2,7 @@
 #include "thread_name.hpp"
 
 #include "buffer.hpp"
+#include "kernel.hpp"
 #include "launch.hpp"
 #include "quiet_wait.hpp"
 #include "runtime.hpp"
@@ -354,9 +355,29 @@ void Context::openSplitDevices() {
 }
 
 void Context::watchHostMemory(const std::shared_ptr<Buffer> &B) {
-  std::lock_guard<std::mutex> Lock(WatchedMutex);
-  Watched.push_back(B);
-  AnyWatched = true;
+  {
+    std::lock_guard<std::mutex> Lock(WatchedMutex);
+    Watched.push_back(B);
+    AnyWatched = true;
+  }
+  std::lock_guard<std::mutex> DataLock(DataMutex);
+  B->snapshotHostMemory();
+}
+
+void Context::absorbHostChanges(const std::vector<KernelArg> &Args) {
+  if (!AnyWatched.load(std::memory_order_relaxed))
+    return;
+  std::lock_guard<std::mutex> DataLock(DataMutex);
+  for (const KernelArg &A : Args)
+    if (A.What == KernelArg::Kind::Buffer && A.Mem)
+      A.Mem->absorbHostChanges();
+}
+
+void Context::absorbHostChanges(Buffer &B) {
+  if (!AnyWatched.load(std::memory_order_relaxed))
+    return;
+  std::lock_guard<std::mutex> DataLock(DataMutex);
+  B.absorbHostChanges();
 }
 
 void Context::refreshHostMemory() {
@@ -375,11 +396,16 @@ void Context::refreshHostMemory() {
     AnyWatched = !Watched.empty();
   }
   std::lock_guard<std::mutex> DataLock(DataMutex);
-  for (const std::shared_ptr<Buffer> &B : Live)
+  for (const std::shared_ptr<Buffer> &B : Live) {
+    // What the app wrote there since it last synchronized, and no command used, comes first.
+    B->absorbHostChanges();
     if (cl_int Error = B->fetchToHost(RangeSet(0, B->size())); Error != CL_SUCCESS)
       runtime().log().warn("could not bring a CL_MEM_USE_HOST_PTR buffer's data to the app's "
                            "memory (error ",
                            Error, ")");
+    else
+      B->snapshotHostMemory();
+  }
 }
 
 HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {

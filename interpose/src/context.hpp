@@ -21,6 +21,7 @@
 namespace libsplit {
 
 class Buffer;
+struct KernelArg;
 
 struct ExecDevice {
   std::size_t Index = 0;
@@ -162,6 +163,11 @@ public:
   // memory (the data lock must not be held).
   void watchHostMemory(const std::shared_ptr<Buffer> &B);
   void refreshHostMemory();
+  // Before a command that uses these buffers: what the app wrote into a watched buffer's memory
+  // since it last synchronized becomes the buffer's newest bytes (Buffer::absorbHostChanges).
+  // Nothing to do, and no lock taken, in a context that watches no buffer.
+  void absorbHostChanges(const std::vector<KernelArg> &Args);
+  void absorbHostChanges(Buffer &B);
 
 private:
   void considerOpening(bool HoldingDataLock);
