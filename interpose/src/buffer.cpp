@@ -303,29 +303,37 @@ void Buffer::wroteOnHost(const RangeSet &Ranges) {
     Valid.subtract(Ranges);
 }
 
-void Buffer::snapshotHostMemory() {
+void Buffer::snapshotHostMemory(const RangeSet *Refreshed) {
   if (Parent || !HostPtr)
     return;
   const auto *Host = static_cast<const std::uint8_t *>(HostPtr);
-  HostSnapshot.assign(Host, Host + Size);
-  SnapshotTaken = true;
+  if (!Refreshed || HostSnapshot.size() != Size) {
+    HostSnapshot.assign(Host, Host + Size);
+  } else {
+    for (const Span &S : Refreshed->spans())
+      std::memcpy(HostSnapshot.data() + S.Begin, Host + S.Begin, S.End - S.Begin);
+  }
+  SnapshotArmed = true;
 }
 
 void Buffer::absorbHostChanges() {
   if (Parent)
     return root().absorbHostChanges();
-  if (!SnapshotTaken || !HostPtr)
+  if (!SnapshotArmed || !HostPtr)
     return;
-  SnapshotTaken = false;
+  SnapshotArmed = false;
   // Compared a block at a time: a changed block is taken whole (its unchanged bytes are the
-  // host's newest too, as they were when the snapshot was taken).
+  // host's newest too). The copy follows the memory, so that the next synchronization needs
+  // to copy only what it brings there.
   constexpr size_t Block = 4096;
   const auto *Host = static_cast<const std::uint8_t *>(HostPtr);
   RangeSet Changed;
   for (size_t At = 0; At < Size; At += Block) {
     const size_t Length = std::min(Block, Size - At);
-    if (std::memcmp(Host + At, HostSnapshot.data() + At, Length) != 0)
+    if (std::memcmp(Host + At, HostSnapshot.data() + At, Length) != 0) {
+      std::memcpy(HostSnapshot.data() + At, Host + At, Length);
       Changed.add(At, At + Length);
+    }
   }
   if (!Changed.empty())
     wroteOnHost(Changed);

@@ -109,11 +109,12 @@ public:
   void expectUse(std::vector<RangeSet> NeedByDevice);
 
   // A CL_MEM_USE_HOST_PTR buffer whose memory the app may rewrite without a write or a map, as
-  // it may where its device works on that memory in place (Context::watchHostMemory): the bytes
-  // as libsplit left them there are kept (snapshotHostMemory, at each point where the app
-  // synchronizes), and the first command that uses the buffer after that takes the parts the app
-  // changed as written by the host (absorbHostChanges). Root buffers; data lock held.
-  void snapshotHostMemory();
+  // it may where its device works on that memory in place (Context::watchHostMemory): a copy of
+  // the bytes as libsplit left them there is kept (snapshotHostMemory, at each point where the
+  // app synchronizes: all of them the first time, then what libsplit brought there, Refreshed),
+  // and the first command that uses the buffer after that takes the parts the app changed as
+  // written by the host (absorbHostChanges). Root buffers; data lock held.
+  void snapshotHostMemory(const RangeSet *Refreshed = nullptr);
   void absorbHostChanges();
 
   void addDestructorCallback(DestructorCallback Fn, void *UserData);
@@ -181,8 +182,8 @@ private:
   bool EverWritten = false;               // root buffers only
   RangeSet HostValid;                     // root buffers only
   std::vector<RangeSet> DeviceValid;      // root buffers only
-  std::vector<std::uint8_t> HostSnapshot; // snapshotHostMemory's (its memory kept for the next)
-  bool SnapshotTaken = false;             // and not absorbed yet
+  std::vector<std::uint8_t> HostSnapshot; // snapshotHostMemory's copy of the app's memory
+  bool SnapshotArmed = false;             // to compare at the next command that uses the buffer
   std::vector<std::pair<DestructorCallback, void *>> DestructorCallbacks;
   std::vector<cl_mem_properties> Properties;
   std::vector<Mapping> Mappings;

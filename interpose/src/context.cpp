@@ -399,12 +399,14 @@ void Context::refreshHostMemory() {
   for (const std::shared_ptr<Buffer> &B : Live) {
     // What the app wrote there since it last synchronized, and no command used, comes first.
     B->absorbHostChanges();
-    if (cl_int Error = B->fetchToHost(RangeSet(0, B->size())); Error != CL_SUCCESS)
+    const RangeSet Whole(0, B->size());
+    const RangeSet Brought = B->missingOnHost(Whole);
+    if (cl_int Error = B->fetchToHost(Whole); Error != CL_SUCCESS)
       runtime().log().warn("could not bring a CL_MEM_USE_HOST_PTR buffer's data to the app's "
                            "memory (error ",
                            Error, ")");
     else
-      B->snapshotHostMemory();
+      B->snapshotHostMemory(&Brought);
   }
 }
 
