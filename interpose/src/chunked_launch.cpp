@@ -112,8 +112,11 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
         T.Rate = static_cast<double>(Groups) / Took;
       }
     }
+    // Under the lock: once the launch sees no chunk busy it returns, and S (this condition
+    // variable with it) is gone; notified after the unlock, a worker broadcast on freed memory
+    // and hung there (the next launch then waited for that worker for ever).
+    S.Changed.notify_all();
   }
-  S.Changed.notify_all();
 }
 
 // What another device is assumed to run before its first chunk ends: the app's device's rate,
