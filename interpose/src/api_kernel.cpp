@@ -16,6 +16,10 @@ LIBSPLIT_API cl_kernel CL_API_CALL clCreateKernel(cl_program ProgramHandle, cons
   cl_kernel Validation = RT.real().clCreateKernel(P->original(), Name, &Error);
   LIBSPLIT_CHECK_RET(!Validation, Error, ErrorRet);
   auto K = Kernel::create(P->shared_from_this(), std::string(Name), Validation);
+  // The real kernel the app's device runs whole launches with, made now as the app's own is:
+  // made at the first launch, it cost the app's timed loop its creation.
+  cl_int Unused = CL_SUCCESS;
+  K->realFor(P->context().primary(), false, Unused);
   setError(ErrorRet, CL_SUCCESS);
   return K.get();
 }
@@ -46,7 +50,10 @@ LIBSPLIT_API cl_int CL_API_CALL clCreateKernelsInProgram(cl_program ProgramHandl
     std::string Name(Size, '\0');
     RT.real().clGetKernelInfo(Real[I], CL_KERNEL_FUNCTION_NAME, Size, Name.data(), nullptr);
     Name.resize(Name.find('\0') == std::string::npos ? Name.size() : Name.find('\0'));
-    Kernels[I] = Kernel::create(P->shared_from_this(), Name, Real[I]).get();
+    auto K = Kernel::create(P->shared_from_this(), Name, Real[I]);
+    cl_int Unused = CL_SUCCESS;
+    K->realFor(P->context().primary(), false, Unused); // as in clCreateKernel
+    Kernels[I] = K.get();
   }
   return CL_SUCCESS;
 }
