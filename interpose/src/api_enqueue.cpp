@@ -528,12 +528,11 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue QueueHandle
   LIBSPLIT_CHECK(!Origin || !Region || !Pointer, CL_INVALID_VALUE);
   const std::array<size_t, 3> At = {Origin[0], Origin[1], Origin[2]};
   const std::array<size_t, 3> Size = {Region[0], Region[1], Region[2]};
-  // The app may reuse its memory once a non-blocking write returns only after the command ran:
-  // the write is waited for either way, as libsplit's own writes copy or protect the bytes.
+  // The app leaves its memory alone until the command ended (its event), as natively.
   return onAppDevice(*Q, CL_COMMAND_WRITE_IMAGE, NumWait, WaitList, Event, Blocking,
                      [=](cl_command_queue Real, cl_event *Done) {
                        return runtime().real().clEnqueueWriteImage(
-                           Real, Image, CL_TRUE, At.data(), Size.data(), RowPitch, SlicePitch,
+                           Real, Image, CL_FALSE, At.data(), Size.data(), RowPitch, SlicePitch,
                            Pointer, 0, nullptr, Done);
                      });
 }
