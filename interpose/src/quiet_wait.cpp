@@ -49,16 +49,15 @@ void waitQuietly(const std::vector<cl_event> &Events) {
   std::vector<cl_command_queue> Flushed;
   for (cl_event E : Events) {
     cl_command_queue Queue = queueOf(E);
-    if (!onGpu(Queue)) {
-      // One at a time: the events may belong to several platforms (a split launch's).
-      Real.clWaitForEvents(1, &E);
-      continue;
-    }
-    if (std::find(Flushed.begin(), Flushed.end(), Queue) == Flushed.end()) {
+    // A command not flushed might never start: a wait on it alone could wait for ever.
+    if (Queue && std::find(Flushed.begin(), Flushed.end(), Queue) == Flushed.end()) {
       Real.clFlush(Queue);
       Flushed.push_back(Queue);
     }
-    Polled.push_back(E);
+    if (onGpu(Queue))
+      Polled.push_back(E);
+    else // one at a time: the events may belong to several platforms (a split launch's)
+      Real.clWaitForEvents(1, &E);
   }
   constexpr std::chrono::microseconds FirstPause{25}, LongestPause{200};
   auto Pause = FirstPause;

@@ -14,7 +14,7 @@ namespace libsplit {
 // loops that take the driver's locks, and the app thread's launches on the same queue waited for
 // them (a launch's host time grew by half). Other events are waited for in clWaitForEvents
 // (PoCL's sleeps, and a poll's wake-ups would take the cores its CPU devices run on). Each
-// polled event's queue is flushed first.
+// event's queue is flushed first.
 void waitQuietly(const std::vector<cl_event> &Events);
 
 } // namespace libsplit
