@@ -1,6 +1,7 @@
 #include "libsplit/planner/split_guard.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace libsplit::planner {
 
@@ -63,7 +64,8 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   // A settled whole launch between samples: counted at its predicted cost. Splits are always
   // measured (the balancer needs their slices' times anyway).
   if (Settled && M == Mode::Whole && Stage == Phase::Settled && !D.Launch.Cold &&
-      D.PredictedWhole && ++UnmeasuredInRow < Settings.SettledSampleInterval) {
+      D.PredictedWhole &&
+      ++UnmeasuredInRow < std::max(SampleInterval, Settings.SettledSampleInterval)) {
     D.Launch.Measured = false;
     SecondsSinceProbe += *D.PredictedWhole;
   } else {
@@ -144,6 +146,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   const Mode Best = better(Work, Current);
   if (Best != Current) {
     Current = Best;
+    SampleInterval = 0;
     ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
     LaunchesSinceProbe = 0;
     SecondsSinceProbe = 0.0;
@@ -192,6 +195,16 @@ Decision SplitGuard::decideWhole(double Work) {
 }
 
 void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
+  // A settled whole launch's sample: the fewer the model's surprises, the rarer the samples.
+  if (Launch.Measured && !Launch.Cold && Launch.Run == Mode::Whole && Stage == Phase::Settled &&
+      Current == Mode::Whole)
+    if (const std::optional<double> Expected = predict(Mode::Whole, Work)) {
+      const bool AsExpected = std::abs(Seconds - *Expected) <= Settings.SampleTolerance * *Expected;
+      SampleInterval = AsExpected
+                           ? std::min(std::max(SampleInterval, Settings.SettledSampleInterval) * 2,
+                                      Settings.MaxSettledSampleInterval)
+                           : Settings.SettledSampleInterval;
+    }
   std::optional<double> Best;
   for (Mode M : {Mode::Split, Mode::Whole})
     if (const std::optional<double> P = predict(M, Work))

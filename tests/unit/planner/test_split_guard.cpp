@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct Run {
   unsigned Split = 0, Whole = 0;
   unsigned Measured = 0; // launches the guard wanted measured
   std::vector<Mode> Modes;
+  std::vector<bool> MeasuredAt;
 };
 
 Run run(SplitGuard &Guard, const Scenario &S, const std::vector<double> &Works) {
@@ -51,6 +53,7 @@ Run run(SplitGuard &Guard, const Scenario &S, const std::vector<double> &Works) 
     R.AllSplit += S.Cost(Mode::Split, false, Work);
     ++(D.Launch.Run == Mode::Split ? R.Split : R.Whole);
     R.Modes.push_back(D.Launch.Run);
+    R.MeasuredAt.push_back(D.Launch.Measured);
   }
   return R;
 }
@@ -285,21 +288,42 @@ TEST_CASE("devices that share hardware: the first launch runs whole, a split is 
   CHECK(L.Seconds <= 1.02 * L.AllWhole);
 }
 
-TEST_CASE("a kernel settled on running whole is measured one launch in eight", "[planner][guard]") {
+TEST_CASE("a kernel settled on running whole is measured less often the better it is predicted",
+          "[planner][guard]") {
   // Measuring a launch costs a profiled event (on NVIDIA about as much as the launch): between
   // samples the guard counts a settled whole launch at its predicted cost, and still probes
-  // within its budget.
+  // within its budget. Samples the model predicts make them rarer: one in eight at first, at
+  // most one in 256.
   Scenario S;
   S.FirstBytes = PricedBytes{8388608.0, 0.0, 0.5};
   S.Cost = [](Mode M, bool, double) { return M == Mode::Split ? 2e-3 : 100e-6; };
   SplitGuard Guard;
   const Run R = run(Guard, S, repeated(1e6, 8000));
   CHECK(R.Whole >= 8000 - 40);
-  CHECK(R.Measured <= 8000 / 8 + 60);
-  CHECK(R.Measured >= 8000 / 8);
+  CHECK(R.Measured >= 8000 / 256);
+  CHECK(R.Measured <= 8000 / 256 + 60);
   // Probes still come (the unmeasured launches count toward the budget): each one a split.
   CHECK(R.Split >= 4);
   CHECK(R.Seconds - R.AllWhole <= 0.01 * R.AllWhole + 3 * 2e-3);
+}
+
+TEST_CASE("a settled kernel whose time changes is sampled one launch in eight again",
+          "[planner][guard]") {
+  Scenario S;
+  S.FirstBytes = PricedBytes{8388608.0, 0.0, 0.5};
+  double Slower = 1.0;
+  S.Cost = [&Slower](Mode M, bool, double) { return M == Mode::Split ? 20e-3 : Slower * 100e-6; };
+  SplitGuard Guard;
+  const Run Before = run(Guard, S, repeated(1e6, 4000));
+  const auto measured = [](const Run &R, int From, int To) {
+    return std::count(R.MeasuredAt.begin() + From, R.MeasuredAt.begin() + To, true);
+  };
+  CHECK(measured(Before, 3000, 4000) <= 1000 / 256 + 4); // and a probe (split, whole again)
+  Slower = 3.0;
+  const Run After = run(Guard, S, repeated(1e6, 400));
+  // The first sample after the change is a surprise: sampling goes back to one in eight until
+  // the model follows.
+  CHECK(measured(After, 0, 400) >= 400 / 16);
 }
 
 TEST_CASE("devices that share hardware: a first probe waits until its build is affordable",

@@ -74,8 +74,13 @@ struct GuardSettings {
   double ProbeBudget = 0.01;
   // Settled on running whole, one launch in this many is measured; the others count at the
   // model's prediction (toward the probe budget): measuring a launch costs the host a profiled
-  // event, which NVIDIA's driver charges like a second launch.
+  // event, which NVIDIA's driver charges like a second launch. Each sample the model predicted
+  // within SampleTolerance doubles the interval, up to MaxSettledSampleInterval (a stream of
+  // short launches would otherwise pay that event every eighth launch for ever); one it did
+  // not predict brings it back.
   unsigned SettledSampleInterval = 8;
+  unsigned MaxSettledSampleInterval = 256;
+  double SampleTolerance = 0.15;
 };
 
 // One launch's way of running, as decided; handed back with its measurement.
@@ -161,6 +166,7 @@ private:
   std::uint64_t NextProbeCheck = 0; // LaunchesSinceProbe at which a probe is considered
   double SecondsSinceProbe = 0.0;
   unsigned UnmeasuredInRow = 0; // settled whole launches since the last one measured
+  unsigned SampleInterval = 0;  // one settled whole launch in this many is measured
   double Regret = 0.0;
   CostModel Warm[2], Cold[2];
   CostModel InferredWhole;
