@@ -822,7 +822,9 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   LIBSPLIT_CHECK(!K, CL_INVALID_KERNEL);
   LIBSPLIT_CHECK(&K->program().context() != &Q->context(), CL_INVALID_CONTEXT);
   LIBSPLIT_CHECK(WorkDim < 1 || WorkDim > 3, CL_INVALID_WORK_DIMENSION);
-  LIBSPLIT_CHECK(!K->allArgsSet(), CL_INVALID_KERNEL_ARGS);
+  LaunchRequest R;
+  const Kernel::LaunchView View = K->viewForLaunch(Q->exec().Real, R.Args);
+  LIBSPLIT_CHECK(!View.AllSet, CL_INVALID_KERNEL_ARGS);
   // Since OpenCL 2.1 an empty NDRange (NULL or a zero size) is a no-op, before that an error.
   bool Empty = !GlobalSize;
   for (cl_uint D = 0; GlobalSize && D < WorkDim; ++D)
@@ -833,13 +835,12 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
                    [](libsplit::Event &) { return CL_SUCCESS; });
   }
   // A reqd_work_group_size attribute must be matched exactly.
-  const std::array<size_t, 3> Required = K->requiredGroupSize(Q->exec().Real);
+  const std::array<size_t, 3> &Required = View.Required;
   if (Required[0] || Required[1] || Required[2]) {
     LIBSPLIT_CHECK(!LocalSize, CL_INVALID_WORK_GROUP_SIZE);
     for (cl_uint D = 0; D < WorkDim; ++D)
       LIBSPLIT_CHECK(LocalSize[D] != Required[D], CL_INVALID_WORK_GROUP_SIZE);
   }
-  LaunchRequest R;
   R.WorkDim = WorkDim;
   size_t GroupSize = 1;
   for (cl_uint D = 0; D < WorkDim; ++D) {
@@ -858,7 +859,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     LIBSPLIT_CHECK(LocalSize[D] > Q->exec().MaxWorkItemSizes[D], CL_INVALID_WORK_ITEM_SIZE);
   R.LocalGiven = LocalSize != nullptr;
   R.EventWanted = Event != nullptr;
-  LIBSPLIT_CHECK(!K->snapshotArgs(R.Args), CL_INVALID_MEM_OBJECT);
+  LIBSPLIT_CHECK(!View.ArgsAlive, CL_INVALID_MEM_OBJECT);
   Q->context().absorbHostChanges(R.Args);
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();

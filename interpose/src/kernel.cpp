@@ -183,8 +183,23 @@ bool Kernel::snapshotArgs(std::vector<KernelArg> &Out) const {
   return true;
 }
 
-std::array<size_t, 3> Kernel::requiredGroupSize(cl_device_id Device) const {
+Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Out) const {
   std::lock_guard<std::mutex> Lock(Mutex);
+  LaunchView View;
+  View.AllSet = std::none_of(Args.begin(), Args.end(),
+                             [](const KernelArg &A) { return A.What == KernelArg::Kind::Unset; });
+  View.Required = requiredGroupSizeLocked(Device);
+  if (!View.AllSet)
+    return View;
+  Out = Args;
+  View.ArgsAlive = true;
+  for (KernelArg &A : Out)
+    if (A.What == KernelArg::Kind::Buffer && !(A.Mem = A.SetMem.lock()))
+      View.ArgsAlive = false;
+  return View;
+}
+
+std::array<size_t, 3> Kernel::requiredGroupSizeLocked(cl_device_id Device) const {
   for (const auto &[Known, Sizes] : RequiredSizes)
     if (Known == Device)
       return Sizes;
@@ -193,14 +208,6 @@ std::array<size_t, 3> Kernel::requiredGroupSize(cl_device_id Device) const {
                                             sizeof(Sizes), Sizes.data(), nullptr);
   RequiredSizes.emplace_back(Device, Sizes);
   return Sizes;
-}
-
-bool Kernel::allArgsSet() const {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  for (const KernelArg &A : Args)
-    if (A.What == KernelArg::Kind::Unset)
-      return false;
-  return true;
 }
 
 Kernel::RealKernel *Kernel::realKernel(ExecDevice &Device, bool Split, cl_int &Error) {
@@ -262,11 +269,13 @@ cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector
     SetArg &Was = K->Last[I];
     switch (A.What) {
     case KernelArg::Kind::Buffer: {
+      // The same buffer object as last time (its control block: A.Mem holds it alive) has the
+      // same real memory object on this device: it never changes once made.
+      if (Was.What == A.What && !Was.Mem.owner_before(A.Mem) && !A.Mem.owner_before(Was.Mem))
+        continue;
       cl_mem Mem = A.Mem->realOn(Device, Error);
       if (!Mem)
         return nullptr;
-      if (Was.What == A.What && Was.RealMem == Mem && Was.Mem.lock() == A.Mem)
-        continue;
       Error = Api.clSetKernelArg(K->Handle, I, sizeof(cl_mem), &Mem);
       Was.Mem = A.Mem;
       Was.RealMem = Mem;
@@ -308,6 +317,8 @@ cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector
       return nullptr;
   }
   // Execution information (SVM pointers reached indirectly), as the app last gave it.
+  if (K->ExecInfoSet == ExecInfoChanges.load(std::memory_order_acquire))
+    return K->Handle;
   std::lock_guard<std::mutex> Lock(Mutex);
   if (K->ExecInfoSet != ExecInfoChanges) {
     for (const auto &[Param, Bytes] : ExecInfo)

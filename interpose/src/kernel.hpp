@@ -71,10 +71,15 @@ public:
   std::vector<std::pair<cl_kernel_exec_info, std::vector<std::uint8_t>>> execInfo() const;
   // The arguments for a launch; false (CL_INVALID_MEM_OBJECT) if a buffer argument was released.
   bool snapshotArgs(std::vector<KernelArg> &Out) const;
-  bool allArgsSet() const;
-  // Its reqd_work_group_size on a real device (zeros without one), asked once per device: the
-  // check runs at every launch.
-  std::array<size_t, 3> requiredGroupSize(cl_device_id Device) const;
+  // What a launch needs of the kernel, under one lock (each launch asks): whether every
+  // argument is set, the reqd_work_group_size on Device (zeros: none), and, where every argument
+  // is set, the snapshot of snapshotArgs (ArgsAlive: its answer).
+  struct LaunchView {
+    bool AllSet = false;
+    std::array<size_t, 3> Required{0, 0, 0};
+    bool ArgsAlive = false;
+  };
+  LaunchView viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Args) const;
 
   // The real kernel a device runs: the app's original kernel (Split = false) or the
   // partition-ready one. Created on first use; used only on that device's worker.
@@ -147,8 +152,12 @@ private:
   };
   // clSetKernelExecInfo's parameters as last given (Mutex), and how many times they changed.
   std::vector<std::pair<cl_kernel_exec_info, std::vector<std::uint8_t>>> ExecInfo;
-  std::size_t ExecInfoChanges = 0;
+  // Read without Mutex by realWithArgs (unchanged, as nearly always: no lock at each launch).
+  std::atomic<std::size_t> ExecInfoChanges{0};
   RealKernel *realKernel(ExecDevice &Device, bool Split, cl_int &Error);
+  // Its reqd_work_group_size on a real device (zeros without one), asked once per device: the
+  // check runs at every launch (Mutex held).
+  std::array<size_t, 3> requiredGroupSizeLocked(cl_device_id Device) const;
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;
   std::atomic<bool> LeftRunning{false};
   std::atomic<double> ChunkedSecondsPerItem{0.0};

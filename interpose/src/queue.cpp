@@ -129,14 +129,47 @@ void Queue::endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecDevice &In
   bool Notify = false;
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
-    if (Enqueued)
-      State->Later.push_back(
-          Unfinished{nullptr, nullptr, {}, ++State->Joined, &InOrder, true, true, std::move(Kept)});
+    if (Enqueued) {
+      if (joinNewest(*State, Kept, InOrder))
+        ++State->JoinedNewest;
+      else
+        State->Later.push_back(Unfinished{
+            nullptr, nullptr, {}, ++State->Joined, &InOrder, true, true, false, std::move(Kept)});
+    }
     becameIdle(*State);
     Notify = State->Sleeping;
   }
   if (Notify)
     State->Wake.notify_one();
+}
+
+void Queue::seal(Executor &State, std::uint64_t UpTo) {
+  for (Unfinished &U : State.Later) {
+    if (U.Order > UpTo)
+      break;
+    U.Sealed = true;
+  }
+}
+
+bool Queue::joinNewest(Executor &State, std::vector<KernelArg> &Kept, ExecDevice &InOrder) {
+  if (State.Later.empty())
+    return false;
+  Unfinished &Newest = State.Later.back();
+  if (Newest.Done || Newest.Finish || !Newest.Untracked || Newest.Sealed ||
+      Newest.InOrder != &InOrder || !Newest.Running.empty())
+    return false;
+  for (KernelArg &A : Kept) {
+    if (A.What != KernelArg::Kind::Buffer || !A.Mem)
+      continue;
+    const bool Held = std::any_of(Newest.Kept.begin(), Newest.Kept.end(),
+                                  [&A](const KernelArg &K) { return K.Mem == A.Mem; });
+    if (Held)
+      continue;
+    if (Newest.Kept.size() >= MaxJoinedBuffers)
+      return false; // those it took meanwhile stay kept a little longer: harmless
+    Newest.Kept.push_back(std::move(A));
+  }
+  return true;
 }
 
 bool Queue::hasCallbacks(const Unfinished &U) { return U.Done && U.Done->hasCallbacks(); }
@@ -241,6 +274,7 @@ void Queue::finishHere(const Event *Until) {
     if (Last == 0 ||
         (Until && State->Later.back().Order == Last && State->Later.back().Done.get() != Until))
       return; // Until is not one of them
+    seal(*State, Last);
     Held.emplace(std::move(Running));
     ++State->AppThreadsWaiting;
   }
@@ -423,6 +457,7 @@ void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock, RunW
   if (State.Later.empty())
     return;
   Wait W = oldestRun(State, MaxRun);
+  seal(State, W.Order);
   {
     const HeldEvents Held(std::move(W.Events));
     Lock.unlock();
@@ -475,13 +510,21 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
                                      State.HandedQueue,
                                      State.HandedUntracked,
                                      State.HandedPatient,
+                                     false,
                                      {}});
   } else {
     const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
     if (AppThread) {
       std::lock_guard<std::mutex> Lock(State.Mutex);
-      State.Later.push_back(Unfinished{
-          Next.Done, [Final] { return Final; }, {}, ++State.Joined, nullptr, false, false, {}});
+      State.Later.push_back(Unfinished{Next.Done,
+                                       [Final] { return Final; },
+                                       {},
+                                       ++State.Joined,
+                                       nullptr,
+                                       false,
+                                       false,
+                                       false,
+                                       {}});
     } else {
       finishAll(State); // the earlier commands complete first
       complete(*Next.Done, Final);
@@ -537,12 +580,13 @@ void Queue::run(std::shared_ptr<Executor> State) {
           // cores, those hand-offs cost more than the rest of a launch's host time.)
           if (!State->Stopping && State->Commands.empty() &&
               State->Later.size() < gatherLimit(*State) && oldestRun(*State, MaxRun).Patient) {
-            const std::uint64_t Joined = State->Joined;
+            const std::uint64_t Arrived = State->Joined + State->JoinedNewest;
             State->Gathering = true;
             State->Wake.wait_for(Lock, GatherPause);
             State->Gathering = false;
             // Meanwhile launches joined (gather on), or an app thread completed some: look again.
-            if (State->Joined != Joined || State->Later.empty() || oldestEnded(*State))
+            if (State->Joined + State->JoinedNewest != Arrived || State->Later.empty() ||
+                oldestEnded(*State))
               continue;
           }
           // Asleep: the app's thread launches meanwhile (waitQuietly).

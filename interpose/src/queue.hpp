@@ -132,6 +132,8 @@ private:
     ExecDevice *InOrder = nullptr; // see finishLater
     bool Untracked = false;        // see finishLater
     bool Patient = false;          // see finishLater
+    // A thread waits for its device commands: later launches may not join it (joinNewest).
+    bool Sealed = false;
     // What its device commands use (a launch run directly: its arguments), alive until it ended.
     std::vector<KernelArg> Kept;
   };
@@ -169,8 +171,18 @@ private:
     // Unfinished commands, oldest first: they complete in this order, each once its device
     // commands ended.
     std::deque<Unfinished> Later;
-    std::uint64_t Joined = 0; // how many ever joined Later
+    std::uint64_t Joined = 0;       // how many entries ever joined Later
+    std::uint64_t JoinedNewest = 0; // how many launches joined the newest entry instead
   };
+  // A launch run directly behind one that the newest unfinished entry holds, on the same device
+  // queue, nothing waited for yet: it joins that entry (its buffers kept alive with the others)
+  // instead of adding one. A stream of short launches then costs no entry each, and never fills
+  // Later (Mutex held). False where it cannot: the caller adds an entry.
+  static bool joinNewest(Executor &State, std::vector<KernelArg> &Kept, ExecDevice &InOrder);
+  // What a thread waits for is sealed first: the entries up to Order UpTo (Mutex held).
+  static void seal(Executor &State, std::uint64_t UpTo);
+  // Distinct buffers one joined entry keeps at most.
+  static constexpr std::size_t MaxJoinedBuffers = 64;
   // More unfinished commands than this and the next command waits for the oldest (the devices'
   // own queues are bounded too).
   static constexpr std::size_t MaxUnfinished = 1024;
