@@ -10,7 +10,9 @@
 // --buffer-mib makes the kernel's buffer argument that large (written once before the launches), to
 // see whether a launch's host cost depends on the size of the buffers it names. --sizes K cycles
 // the launches through K global sizes (G, G - L, G - 2L, ...), as a factorization whose NDRange
-// shrinks every step does: what a launch of a size not seen before costs.
+// shrinks every step does: what a launch of a size not seen before costs. --local 0 leaves the
+// local size to the implementation (a NULL local size, as many apps pass; with --sizes, the
+// sizes then step by 64).
 #include "common/app_common.hpp"
 
 #include <algorithm>
@@ -35,7 +37,8 @@ int main(int argc, char **argv) {
   const long EventEvery = Opts.integer("event", 0) != 0 ? 1 : Opts.integer("event-every", 0);
   const bool Profiling = Opts.integer("profiling", 0) != 0;
   const long Sizes = std::max(1L, Opts.integer("sizes", 1));
-  if (static_cast<size_t>(Sizes - 1) * Local >= Global)
+  const size_t Step = Local ? Local : 64;
+  if (static_cast<size_t>(Sizes - 1) * Step >= Global)
     app::fail("--sizes K needs (K - 1) * local below global");
   const size_t BufferBytes =
       std::max<size_t>(sizeof(int), static_cast<size_t>(Opts.integer("buffer-mib", 0)) << 20);
@@ -65,9 +68,9 @@ int main(int argc, char **argv) {
   auto launch = [&] {
     cl_event Done = nullptr;
     const bool WithEvent = EventEvery > 0 && Launched % EventEvery == 0;
-    const size_t Size = Global - static_cast<size_t>(Launched++ % Sizes) * Local;
-    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Size, &Local, 0, nullptr,
-                                    WithEvent ? &Done : nullptr));
+    const size_t Size = Global - static_cast<size_t>(Launched++ % Sizes) * Step;
+    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Size, Local ? &Local : nullptr,
+                                    0, nullptr, WithEvent ? &Done : nullptr));
     if (Done)
       clReleaseEvent(Done);
     if (SyncEach)

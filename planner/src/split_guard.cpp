@@ -57,7 +57,11 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   Decision D;
   D.Launch.Run = M;
   D.Launch.Cold = Decided == 0 || M != LastIssued;
-  D.Settled = Settled;
+  // A whole launch whose next one is already planned the same way: that decision needs nothing
+  // from this one's time, so it need not be waited for (a short app's first launches then
+  // queue behind each other as natively). Splits are always waited for: the balancer plans the
+  // next split from this one's slices.
+  D.Settled = Settled || (M == Mode::Whole && !Planned.empty() && Planned.front() == M);
   D.Why = Why;
   D.PredictedSplit = predictions(Work).Split;
   D.PredictedWhole = predictions(Work).Whole;
