@@ -56,10 +56,11 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     // with the executor. Where launches split, only with no launch unfinished: the balancer
     // hears of every earlier one first (executeLaunch), which must neither hold the app up nor
     // run the app's callbacks inside its call, unless the launch will run whole (the planner
-    // settled its kernel on one device: BehindLaunches). A read, only with nothing unfinished: a
-    // build that also started it here behind unfinished launches (and started a kernel's first
-    // launch here where nothing splits) ran conv2d on an H200 at 1.13x native against 1.01x
-    // (9 rounds each); which of the two cost it was not measured apart.
+    // settled its kernel on one device: BehindLaunches). A blocking read, with nothing
+    // unfinished or behind launches run directly only (on the app's device, whose in-order
+    // queue runs the read after them: no hand-off to the executor and back); not behind others,
+    // whose data may still move (a build that started reads here behind any unfinished launch
+    // was measured slower on conv2d, together with another change).
     const bool Launch = Type == CL_COMMAND_NDRANGE_KERNEL || Type == CL_COMMAND_TASK;
     // A launch that will run whole, arriving while the executor runs commands before it:
     // queued, it would be run by the executor, and so would every launch after it while the
@@ -81,8 +82,8 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     if (RunHere && !State->OutOfOrder && Next.WaitFor.empty() && !State->Busy && !State->Stopping &&
         State->Commands.empty() &&
         (State->Later.size() + 1 < MaxUnfinished || !hasCallbacks(State->Later.front())) &&
-        (State->Later.empty() ||
-         (Launch && (BehindLaunches || Owner->splitDevices().size() < 2)))) {
+        (State->Later.empty() || (Launch && (BehindLaunches || Owner->splitDevices().size() < 2)) ||
+         (!Launch && onlyDirectLaunches(*State)))) {
       State->Busy = true;
       Lock.unlock();
       runCommand(*State, Next, true);
@@ -170,6 +171,12 @@ bool Queue::joinNewest(Executor &State, std::vector<KernelArg> &Kept, ExecDevice
     Newest.Kept.push_back(std::move(A));
   }
   return true;
+}
+
+bool Queue::onlyDirectLaunches(const Executor &State) {
+  return std::all_of(State.Later.begin(), State.Later.end(), [](const Unfinished &U) {
+    return !U.Done && !U.Finish && U.Untracked && U.Running.empty();
+  });
 }
 
 bool Queue::hasCallbacks(const Unfinished &U) { return U.Done && U.Done->hasCallbacks(); }
