@@ -1,5 +1,5 @@
 # `cmake --install` layout and the .deb package (CPack). The runtime finds its compiler tool
-# relative to itself (interpose/src/kernel_compiler.cpp), so an installed tree can be moved.
+# relative to itself (interpose/src/objects/kernel_compiler.cpp), so an installed tree can be moved.
 include(GNUInstallDirs)
 
 install(TARGETS split LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
