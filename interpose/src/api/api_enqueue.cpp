@@ -25,12 +25,13 @@ cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *
   if (cl_int Error = resolveWaitList(NumWait, WaitList, Q.context(), Dependencies);
       Error != CL_SUCCESS)
     return Error;
-  auto Done =
-      Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order, RunHere, BehindLaunches);
-  cl_int Result = CL_SUCCESS;
+  // A blocking command may run on this thread (Queue::enqueue): its device time is waited here.
   std::optional<AppWait> Waiting;
   if (Blocking || FinishAnyway)
     Waiting.emplace(Q.context());
+  auto Done =
+      Q.enqueue(Type, std::move(Dependencies), std::move(Body), Order, RunHere, BehindLaunches);
+  cl_int Result = CL_SUCCESS;
   if ((Blocking || FinishAnyway) && Done->status() > CL_COMPLETE)
     Q.finishHere(Done.get()); // what it waits behind completes on this thread, as it would
   if ((Blocking || FinishAnyway) && Done->wait() < 0 && Blocking)
