@@ -57,11 +57,11 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   Decision D;
   D.Launch.Run = M;
   D.Launch.Cold = Decided == 0 || M != LastIssued;
-  // A whole launch whose next one is already planned the same way: that decision needs nothing
-  // from this one's time, so it need not be waited for (a short app's first launches then
-  // queue behind each other as natively). Splits are always waited for: the balancer plans the
-  // next split from this one's slices.
-  D.Settled = Settled || (M == Mode::Whole && !Planned.empty() && Planned.front() == M);
+  // A whole launch before the guard settles is not waited for either: the next decisions take
+  // its time once it came (until then the guard keeps to running whole, and probes nothing), so
+  // a short app's first launches queue behind each other as natively. Splits, and probes once
+  // settled, are waited for: the next split or the comparison needs their times.
+  D.Settled = Settled || (M == Mode::Whole && Stage != Phase::Settled);
   D.Why = Why;
   D.PredictedSplit = predictions(Work).Split;
   D.PredictedWhole = predictions(Work).Whole;

@@ -57,8 +57,8 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
     // hears of every earlier one first (executeLaunch), which must neither hold the app up nor
     // run the app's callbacks inside its call, unless the launch will run whole (the planner
     // settled its kernel on one device: BehindLaunches). A blocking read, with nothing
-    // unfinished or behind launches run directly only (on the app's device, whose in-order
-    // queue runs the read after them: no hand-off to the executor and back); not behind others,
+    // unfinished or behind launches that run whole on the queue's device only (its in-order
+    // queue runs the read after them: no hand-off to the executor and back); not behind splits,
     // whose data may still move (a build that started reads here behind any unfinished launch
     // was measured slower on conv2d, together with another change).
     const bool Launch = Type == CL_COMMAND_NDRANGE_KERNEL || Type == CL_COMMAND_TASK;
@@ -83,7 +83,7 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
         State->Commands.empty() &&
         (State->Later.size() + 1 < MaxUnfinished || !hasCallbacks(State->Later.front())) &&
         (State->Later.empty() || (Launch && (BehindLaunches || Owner->splitDevices().size() < 2)) ||
-         (!Launch && onlyDirectLaunches(*State)))) {
+         (!Launch && onlyOn(*State, Exec)))) {
       State->Busy = true;
       Lock.unlock();
       runCommand(*State, Next, true);
@@ -173,10 +173,9 @@ bool Queue::joinNewest(Executor &State, std::vector<KernelArg> &Kept, ExecDevice
   return true;
 }
 
-bool Queue::onlyDirectLaunches(const Executor &State) {
-  return std::all_of(State.Later.begin(), State.Later.end(), [](const Unfinished &U) {
-    return !U.Done && !U.Finish && U.Untracked && U.Running.empty();
-  });
+bool Queue::onlyOn(const Executor &State, const ExecDevice &Device) {
+  return std::all_of(State.Later.begin(), State.Later.end(),
+                     [&Device](const Unfinished &U) { return U.InOrder == &Device; });
 }
 
 bool Queue::hasCallbacks(const Unfinished &U) { return U.Done && U.Done->hasCallbacks(); }

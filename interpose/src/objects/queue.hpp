@@ -233,8 +233,9 @@ private:
   void endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecDevice &InOrder);
   // Whether completing U would run the app's callbacks.
   static bool hasCallbacks(const Unfinished &U);
-  // Whether every unfinished entry is launches run directly (runDirect), nothing else (Mutex).
-  static bool onlyDirectLaunches(const Executor &State);
+  // Whether every unfinished entry is a launch left running on Device's in-order real queue
+  // alone (a launch run whole there, directly or not), nothing else (Mutex held).
+  static bool onlyOn(const Executor &State, const ExecDevice &Device);
   // Completes the oldest unfinished command (Finishing held, Mutex not).
   static void finishOldest(Executor &State, RunWait How = RunWait::Marker);
   // Completes the oldest ones until Count are left, waiting for Finishing if need be.
