@@ -83,7 +83,7 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
       if (Error == CL_SUCCESS)
         Error = awaitKernel(Done, KernelSeconds);
       Ended = Clock::now();
-      runtime().timeline().span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended);
+      runtime().timeline().span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended, R.Called);
       runtime().log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", Device.Name,
                             " ran work-groups [", Job.FirstGroup, ", ", Job.EndGroup, ") in ",
                             secondsBetween(Enqueued, Ended) * 1e3, " ms");

@@ -168,10 +168,10 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   const double HostSeconds = std::chrono::duration<double>(KernelStart - Start).count();
   auto Finish = [Running, Rec = std::move(Rec), Args = std::move(R.Args),
                  Kept = K.shared_from_this(), Device = &Device, KernelStart, HostSeconds, Fail, Key,
-                 Note]() mutable -> cl_int {
+                 Note, Called = R.Called]() mutable -> cl_int {
     double KernelSeconds = 0.0;
     if (cl_int Error =
-            awaitPipelined(Running, KernelStart, Device->Name, Kept->name(), KernelSeconds);
+            awaitPipelined(Running, KernelStart, Device->Name, Kept->name(), KernelSeconds, Called);
         Error != CL_SUCCESS)
       return Error;
     if (Fail)

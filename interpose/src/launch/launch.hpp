@@ -4,6 +4,7 @@
 
 #include "kernel.hpp"
 #include "queue.hpp"
+#include "timeline.hpp"
 
 #include <array>
 #include <optional>
@@ -24,6 +25,8 @@ struct LaunchRequest {
   bool EventWanted = false;
   // The split guard's decision, where it was made at the app's call (decideAtCall).
   std::optional<planner::Decision> Decided;
+  // With LIBSPLIT_TIMELINE: the app's call, which each of the launch's kernels points back to.
+  std::optional<Timeline::Call> Called;
 };
 
 // What a launch named by LIBSPLIT_FAIL_LAUNCH ends with: an error a device may report for a

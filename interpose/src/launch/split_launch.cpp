@@ -125,36 +125,36 @@ cl_int runSplit(SplitLaunch &L) {
     for (auto &[Root, P] : Plans)
       S.BytesIn += P.Missing[I].totalBytes();
     ExecDevice &Device = *S.Device;
-    Jobs.push_back({&Device, [&, I]() -> cl_int {
-                      Slice &Mine = Slices[I];
-                      const auto PushStart = Clock::now();
-                      for (auto &[Root, P] : Plans)
-                        if (cl_int E = Root->pushOnWorker(Device, P.Missing[I]); E != CL_SUCCESS)
-                          return E;
-                      Mine.TransferSeconds += secondsSince(PushStart);
-                      if (Mine.BytesIn)
-                        runtime().timeline().span(Device.Name, "transfer in", PushStart,
-                                                  Clock::now());
-                      cl_int Error = CL_SUCCESS;
-                      cl_kernel Real = K.realWithArgs(Device, true, R.Args, Error);
-                      if (!Real)
-                        return Error;
-                      const auto KernelStart = Clock::now();
-                      if (Pipelined) {
-                        KernelStarts[I] = KernelStart;
-                        return enqueueSlice(Device, Real, Facts, R, Dim, Groups, Mine.FirstGroup,
-                                            Mine.EndGroup, &Running[I]);
-                      }
-                      cl_event Done = nullptr;
-                      Error = enqueueSlice(Device, Real, Facts, R, Dim, Groups, Mine.FirstGroup,
-                                           Mine.EndGroup, &Done);
-                      if (Error == CL_SUCCESS)
-                        Error = awaitKernel(Done, Mine.KernelSeconds);
-                      runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now());
-                      if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
-                        return InjectedFailure;
-                      return Error;
-                    }});
+    Jobs.push_back(
+        {&Device, [&, I]() -> cl_int {
+           Slice &Mine = Slices[I];
+           const auto PushStart = Clock::now();
+           for (auto &[Root, P] : Plans)
+             if (cl_int E = Root->pushOnWorker(Device, P.Missing[I]); E != CL_SUCCESS)
+               return E;
+           Mine.TransferSeconds += secondsSince(PushStart);
+           if (Mine.BytesIn)
+             runtime().timeline().span(Device.Name, "transfer in", PushStart, Clock::now());
+           cl_int Error = CL_SUCCESS;
+           cl_kernel Real = K.realWithArgs(Device, true, R.Args, Error);
+           if (!Real)
+             return Error;
+           const auto KernelStart = Clock::now();
+           if (Pipelined) {
+             KernelStarts[I] = KernelStart;
+             return enqueueSlice(Device, Real, Facts, R, Dim, Groups, Mine.FirstGroup,
+                                 Mine.EndGroup, &Running[I]);
+           }
+           cl_event Done = nullptr;
+           Error = enqueueSlice(Device, Real, Facts, R, Dim, Groups, Mine.FirstGroup, Mine.EndGroup,
+                                &Done);
+           if (Error == CL_SUCCESS)
+             Error = awaitKernel(Done, Mine.KernelSeconds);
+           runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now(), R.Called);
+           if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
+             return InjectedFailure;
+           return Error;
+         }});
   }
   // A held split with every slice's data in place only queues kernels: no worker need wake.
   bool NothingToMove = true;
@@ -222,13 +222,13 @@ cl_int runSplit(SplitLaunch &L) {
   std::vector<cl_event> Watched = Running;
   Q.finishLater(
       [Running, KernelStarts, LaunchStart, report = std::move(report), Args = R.Args,
-       Tracks = std::move(Tracks), Name = K.name(), Fail]() mutable -> cl_int {
+       Tracks = std::move(Tracks), Name = K.name(), Fail, Called = R.Called]() mutable -> cl_int {
         cl_int Result = CL_SUCCESS;
         double Makespan = 0.0;
         std::vector<double> Kernels(Running.size(), 0.0);
         for (size_t I = 0; I < Running.size(); ++I) {
           const cl_int Error =
-              awaitPipelined(Running[I], KernelStarts[I], Tracks[I], Name, Kernels[I]);
+              awaitPipelined(Running[I], KernelStarts[I], Tracks[I], Name, Kernels[I], Called);
           if (Result == CL_SUCCESS)
             Result = Error;
           // Host work before the kernel, then the kernel: a pipelined launch waits behind the one

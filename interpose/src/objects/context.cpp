@@ -512,7 +512,8 @@ cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued) {
 }
 
 cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point Enqueued,
-                      const std::string &Track, const std::string &Name, double &Seconds) {
+                      const std::string &Track, const std::string &Name, double &Seconds,
+                      const std::optional<Timeline::Call> &Called) {
   using Clock = std::chrono::steady_clock;
   auto host = [](double S) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(S));
@@ -520,7 +521,7 @@ cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point En
   double Waited = 0.0;
   const cl_int Error = awaitKernel(Running, Seconds, &Waited);
   const auto Began = Enqueued + host(Waited);
-  runtime().timeline().span(Track, Name, Began, Began + host(Seconds));
+  runtime().timeline().span(Track, Name, Began, Began + host(Seconds), Called);
   return Error;
 }
 

@@ -6,6 +6,7 @@
 #include "device_worker.hpp"
 #include "handles.hpp"
 #include "platform.hpp"
+#include "timeline.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -14,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -65,10 +67,11 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
 // SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if unknown).
 cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr);
 // A kernel left running, enqueued at Enqueued: waits for it, shows it on the timeline (Track,
-// Name) from its own profiling (the wait may end long after the kernel did: the next command
-// ran first), and returns its duration in Seconds.
+// Name, an arrow from the app's call Called) from its own profiling (the wait may end long after
+// the kernel did: the next command ran first), and returns its duration in Seconds.
 cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point Enqueued,
-                      const std::string &Track, const std::string &Name, double &Seconds);
+                      const std::string &Track, const std::string &Name, double &Seconds,
+                      const std::optional<Timeline::Call> &Called = std::nullopt);
 
 // Whether the devices share cores: two CPU devices or more (PoCL's basic and pthread, or
 // sub-devices of one CPU); GPUs and a CPU beside them do not.

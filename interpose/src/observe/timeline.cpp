@@ -17,30 +17,57 @@ Timeline::Timeline(const std::string &Path) {
 
 Timeline::~Timeline() { finish(); }
 
-void Timeline::span(const std::string &Track, const std::string &Name, TimePoint Start,
-                    TimePoint End) {
-  if (!File)
-    return;
-  using std::chrono::duration;
-  const double Begin = duration<double, std::micro>(Start - Origin).count();
-  const double Length = duration<double, std::micro>(End - Start).count();
-  std::lock_guard<std::mutex> Lock(Mutex);
+std::string Timeline::trackId(const std::string &Track) {
   auto [It, New] = Tracks.emplace(Track, static_cast<int>(Tracks.size()) + 1);
   const std::string Tid = std::to_string(It->second);
-  std::string Line;
   if (New) {
-    Line += First ? "" : ",\n";
-    Line +=
+    Pending += First ? "" : ",\n";
+    Pending +=
         "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + Tid + ",\"args\":{\"name\":";
-    support::appendJsonString(Line, Track);
-    Line += "}}";
+    support::appendJsonString(Pending, Track);
+    Pending += "}}";
     First = false;
   }
-  Line += ",\n{\"name\":";
-  support::appendJsonString(Line, Name);
-  Line += ",\"ph\":\"X\",\"pid\":1,\"tid\":" + Tid + ",\"ts\":" + support::formatFixed(Begin, 3) +
-          ",\"dur\":" + support::formatFixed(Length, 3) + "}";
-  std::fputs(Line.c_str(), File);
+  return Tid;
+}
+
+double Timeline::microseconds(TimePoint At) const {
+  return std::chrono::duration<double, std::micro>(At - Origin).count();
+}
+
+void Timeline::span(const std::string &Track, const std::string &Name, TimePoint Start,
+                    TimePoint End, const std::optional<Call> &From) {
+  if (!File)
+    return;
+  const double Begin = microseconds(Start);
+  const double Length = std::chrono::duration<double, std::micro>(End - Start).count();
+  std::lock_guard<std::mutex> Lock(Mutex);
+  const std::string Tid = trackId(Track);
+  Pending += First ? "" : ",\n";
+  First = false;
+  Pending += "{\"name\":";
+  support::appendJsonString(Pending, Name);
+  Pending += ",\"ph\":\"X\",\"pid\":1,\"tid\":" + Tid +
+             ",\"ts\":" + support::formatFixed(Begin, 3) +
+             ",\"dur\":" + support::formatFixed(Length, 3) + "}";
+  if (From) {
+    // A flow's start binds to the call's span on the app thread's track, its end to this span
+    // ("bp":"e": the enclosing slice at that time).
+    const std::string Id = std::to_string(++Flows);
+    const std::string CallTid = trackId(From->Track);
+    Pending += ",\n{\"name\":\"launch\",\"cat\":\"launch\",\"ph\":\"s\",\"id\":" + Id +
+               ",\"pid\":1,\"tid\":" + CallTid +
+               ",\"ts\":" + support::formatFixed(microseconds(From->At), 3) + "}";
+    Pending += ",\n{\"name\":\"launch\",\"cat\":\"launch\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" + Id +
+               ",\"pid\":1,\"tid\":" + Tid + ",\"ts\":" + support::formatFixed(Begin, 3) + "}";
+  }
+  if (Pending.size() >= (1u << 20))
+    flush();
+}
+
+void Timeline::flush() {
+  std::fwrite(Pending.data(), 1, Pending.size(), File);
+  Pending.clear();
 }
 
 namespace {
@@ -58,6 +85,7 @@ void Timeline::finish() {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!File)
     return;
+  flush();
   std::fputs("\n]\n", File);
   std::fclose(File);
   File = nullptr;

@@ -1,12 +1,15 @@
 // LIBSPLIT_TIMELINE: a Chrome trace-event file (opens in Perfetto or chrome://tracing) with one
 // track per device and one span per sub-kernel, transfer and merge, and one track per app thread
-// with its enqueue and wait calls, on the host's clock.
+// with its enqueue and wait calls, on the host's clock; an arrow (a flow event) from each app
+// launch call to each kernel it became on a device. Written in blocks, not a line at a time.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace libsplit {
@@ -20,16 +23,31 @@ public:
   Timeline(const Timeline &) = delete;
   Timeline &operator=(const Timeline &) = delete;
 
+  // Where a launch was called: the app thread's track and the time of the call.
+  struct Call {
+    std::string Track;
+    TimePoint At;
+  };
+
   bool enabled() const { return File != nullptr; }
-  void span(const std::string &Track, const std::string &Name, TimePoint Start, TimePoint End);
+  // A span; with From, also an arrow from that call to the span's start.
+  void span(const std::string &Track, const std::string &Name, TimePoint Start, TimePoint End,
+            const std::optional<Call> &From = std::nullopt);
   // Closes the JSON array; called at exit.
   void finish();
 
 private:
+  // The track's number, its name written first when new (Mutex held).
+  std::string trackId(const std::string &Track);
+  double microseconds(TimePoint At) const;
+  void flush(); // Mutex held
+
   std::mutex Mutex;
   std::FILE *File = nullptr;
   TimePoint Origin = std::chrono::steady_clock::now();
   std::map<std::string, int> Tracks;
+  std::string Pending; // events not written yet
+  std::uint64_t Flows = 0;
   bool First = true;
 };
 
