@@ -397,9 +397,17 @@ void Context::refreshHostMemory() {
   }
   std::lock_guard<std::mutex> DataLock(DataMutex);
   for (const std::shared_ptr<Buffer> &B : Live) {
+    const RangeSet Whole(0, B->size());
+    // Nothing to bring (its bytes are the app's own, as with inputs): the app's writes since the
+    // last comparison wait for the next command that uses the buffer, which compares anyway;
+    // the copy stays as it is, armed again.
+    if (B->missingOnHost(Whole).empty()) {
+      const RangeSet Nothing;
+      B->snapshotHostMemory(&Nothing);
+      continue;
+    }
     // What the app wrote there since it last synchronized, and no command used, comes first.
     B->absorbHostChanges();
-    const RangeSet Whole(0, B->size());
     const RangeSet Brought = B->missingOnHost(Whole);
     if (cl_int Error = B->fetchToHost(Whole); Error != CL_SUCCESS)
       runtime().log().warn("could not bring a CL_MEM_USE_HOST_PTR buffer's data to the app's "
