@@ -195,26 +195,40 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
   return Plans;
 }
 
+namespace {
+double lackingCost(Buffer &Root, const RangeSet &Lacking) {
+  return static_cast<double>(Lacking.totalBytes() + Root.missingOnHost(Lacking).totalBytes());
+}
+} // namespace
+
+std::vector<double> bytesPerSlice(const std::map<Buffer *, BufferPlan> &Plans,
+                                  const std::vector<Slice> &Slices) {
+  std::vector<double> PerSlice(Slices.size(), 0.0);
+  for (const auto &[Root, P] : Plans) {
+    if (Root->neverWritten() && !P.Merge)
+      continue; // undefined contents travel nowhere
+    for (size_t I = 0; I < Slices.size(); ++I) {
+      PerSlice[I] += lackingCost(*Root, Root->missingOn(Slices[I].Device->Index, P.Need[I]));
+      if (P.Merge)
+        PerSlice[I] += static_cast<double>(P.Write[I].totalBytes());
+    }
+  }
+  return PerSlice;
+}
+
 planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
                                 const std::vector<Slice> &Slices, ExecDevice &Home,
                                 bool SeparateHardware) {
-  auto cost = [](Buffer &Root, const RangeSet &Lacking) {
-    return static_cast<double>(Lacking.totalBytes() + Root.missingOnHost(Lacking).totalBytes());
-  };
-  std::vector<double> PerSlice(Slices.size(), 0.0);
+  const std::vector<double> PerSlice = bytesPerSlice(Plans, Slices);
   planner::PricedBytes Bytes;
   Bytes.SharedHardware = !SeparateHardware;
   for (const auto &[Root, P] : Plans) {
     if (Root->neverWritten() && !P.Merge)
-      continue; // undefined contents travel nowhere
+      continue;
     RangeSet All;
-    for (size_t I = 0; I < Slices.size(); ++I) {
-      PerSlice[I] += cost(*Root, Root->missingOn(Slices[I].Device->Index, P.Need[I]));
-      if (P.Merge)
-        PerSlice[I] += static_cast<double>(P.Write[I].totalBytes());
+    for (size_t I = 0; I < Slices.size(); ++I)
       All.add(P.Need[I]);
-    }
-    Bytes.Whole += cost(*Root, Root->missingOn(Home.Index, All));
+    Bytes.Whole += lackingCost(*Root, Root->missingOn(Home.Index, All));
   }
   for (double B : PerSlice)
     Bytes.Split = std::max(Bytes.Split, B);

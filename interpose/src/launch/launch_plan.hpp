@@ -85,5 +85,8 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
 planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
                                 const std::vector<Slice> &Slices, ExecDevice &Home,
                                 bool SeparateHardware);
+// The bytes each slice's device moves for it, priced as priceBytes prices them.
+std::vector<double> bytesPerSlice(const std::map<Buffer *, BufferPlan> &Plans,
+                                  const std::vector<Slice> &Slices);
 
 } // namespace libsplit

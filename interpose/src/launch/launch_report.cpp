@@ -45,6 +45,9 @@ void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels
     }
   }
   RT.balancer().observe(Key, Measured);
+  if (Rates)
+    for (const Slice &S : Slices)
+      Rates->observe(S.Device->Index, S.KernelSeconds, S.EndGroup - S.FirstGroup);
   if (Note) {
     Note->Guard->observe(Note->Launch, Note->Work, Makespan);
     // Devices that share no hardware: the app's device's slice tells its time alone.

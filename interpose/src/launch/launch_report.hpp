@@ -6,6 +6,7 @@
 #include "launch_plan.hpp"
 #include "planning.hpp"
 #include "run_record.hpp"
+#include "slice_history.hpp"
 
 #include "libsplit/balancer/balancer.hpp"
 
@@ -49,9 +50,10 @@ struct SplitReport {
   bool Merged = false, Combined = false;
   std::optional<GuardNote> Note;
   bool SeparateHardware = false;
-  const ExecDevice *Home = nullptr; // the app's device
-  size_t Groups = 0;                // work-groups of the whole launch along Dim
-  LaunchRecord Base;                // the launch as the app made it
+  const ExecDevice *Home = nullptr;    // the app's device
+  size_t Groups = 0;                   // work-groups of the whole launch along Dim
+  LaunchRecord Base;                   // the launch as the app made it
+  std::shared_ptr<SliceHistory> Rates; // the kernel's, fed each slice's seconds per work-group
 
   // Reports the launch: Makespan seconds, and each slice's kernel seconds (Kernels, for a
   // pipelined launch; empty: already in Slices).

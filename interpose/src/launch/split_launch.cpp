@@ -208,9 +208,9 @@ cl_int runSplit(SplitLaunch &L) {
   std::optional<GuardNote> Note;
   if (Plan)
     Note = GuardNote{L.Guard, Plan->Launch, L.Work};
-  SplitReport report{Slices,    L.Devices,    Proposal,   GatherSeconds, L.Key,
-                     Dim,       AnyDiffMerge, AnyCombine, Note,          L.SeparateHardware,
-                     &Q.exec(), Groups,       L.Base};
+  SplitReport report{Slices,       L.Devices,       Proposal, GatherSeconds,      L.Key,     Dim,
+                     AnyDiffMerge, AnyCombine,      Note,     L.SeparateHardware, &Q.exec(), Groups,
+                     L.Base,       K.sliceHistory()};
   if (!Pipelined) {
     report(secondsSince(LaunchStart), {});
     return CL_SUCCESS;

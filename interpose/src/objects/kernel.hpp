@@ -7,6 +7,7 @@
 #include "handles.hpp"
 #include "planning.hpp"
 #include "program.hpp"
+#include "slice_history.hpp"
 #include "whole_placement.hpp"
 
 #include <array>
@@ -123,9 +124,11 @@ public:
 
   // Where its launches that cannot split run; shared with the launches still completing.
   const std::shared_ptr<WholePlacement> &wholePlacement() const { return Placement; }
+  const std::shared_ptr<SliceHistory> &sliceHistory() const { return History; }
 
 private:
   std::shared_ptr<WholePlacement> Placement = std::make_shared<WholePlacement>();
+  std::shared_ptr<SliceHistory> History = std::make_shared<SliceHistory>();
   std::shared_ptr<Program> Owner;
   std::string Name;
   cl_kernel Validation;

@@ -1,0 +1,52 @@
+// What a kernel's split launches left for the next ones: seconds per work-group of its slices on
+// each device, from their reports at any NDRange size, and the last two-device cut: what the
+// planner prices other cuts with, and one of the cuts it tries (planner/affinity.hpp).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace libsplit {
+
+class SliceHistory {
+public:
+  // A slice of Groups work-groups took Seconds on the device of index Device.
+  void observe(std::size_t Device, double Seconds, std::size_t Groups) {
+    if (!Groups || !(Seconds > 0.0))
+      return;
+    const double Rate = Seconds / static_cast<double>(Groups);
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto [It, New] = Rates.emplace(Device, Rate);
+    if (!New) // recent slices count most: a factorization's work per group changes as it goes
+      It->second = 0.5 * (It->second + Rate);
+  }
+  // Per device index asked for: its seconds per work-group, 0 where none was measured.
+  std::vector<double> of(const std::vector<std::size_t> &Devices) const {
+    std::vector<double> Out;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (std::size_t D : Devices) {
+      auto It = Rates.find(D);
+      Out.push_back(It == Rates.end() ? 0.0 : It->second);
+    }
+    return Out;
+  }
+
+  // The first device's work-groups in the last two-device split (0: none yet).
+  std::size_t lastCut() const {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    return LastCut;
+  }
+  void noteCut(std::size_t Cut) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    LastCut = Cut;
+  }
+
+private:
+  mutable std::mutex Mutex;
+  std::map<std::size_t, double> Rates;
+  std::size_t LastCut = 0;
+};
+
+} // namespace libsplit

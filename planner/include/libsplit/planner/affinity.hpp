@@ -1,0 +1,62 @@
+//===- affinity.hpp - Split cuts that leave the data where it is ----------===//
+//
+// Data affinity: where the balancer's cut of a two-device split would move much data (an
+// LU-style factorization whose NDRange shrinks every step re-cuts its trailing matrix each time),
+// other cuts are priced too and the cheapest taken: each device's work-groups at its seconds per
+// work-group, plus the bytes it lacks for them over the link. Cuts where the devices already hold
+// their parts' data move little (owner computes) and win unless the balance they lose costs more.
+//
+// Pure: no OpenCL, no clock. The caller prices each cut with the bytes each device lacks for its
+// part (from the regions and the validity) and each device's seconds per work-group measured on
+// this kernel's earlier slices.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace libsplit::planner {
+
+// Each device's part of a launch (in the launch's device order, contiguous from work-group 0):
+// its work-groups, and the bytes it lacks for them.
+struct CutCandidate {
+  std::vector<std::size_t> Groups;
+  std::vector<double> Bytes;
+};
+
+struct AffinitySettings {
+  // Other cuts are priced only where the balancer's cut moves data for at least this part of
+  // its kernel time (pricing a cut costs the launch its plan again).
+  double MovedShare = 0.1;
+  // Cuts tried besides the balancer's: evenly spaced through the launch.
+  std::size_t Grid = 8;
+  // Another cut replaces the balancer's only this much cheaper.
+  double Margin = 0.02;
+};
+
+// The seconds of a candidate: its slowest device's work-groups at SecondsPerGroup, plus its
+// bytes over LinkBytesPerSecond.
+double predictedSeconds(const CutCandidate &C, const std::vector<double> &SecondsPerGroup,
+                        double LinkBytesPerSecond);
+
+// Whether the balancer's cut (Proposed) moves enough to price others: every device with work
+// has a known rate (> 0), and its bytes' seconds are at least MovedShare of its kernel seconds
+// and at least PricingSeconds (what pricing the other cuts costs the launch's host time).
+bool worthOtherCuts(const CutCandidate &Proposed, const std::vector<double> &SecondsPerGroup,
+                    double LinkBytesPerSecond, double PricingSeconds,
+                    const AffinitySettings &Settings = {});
+
+// The cuts to price for a two-device launch of Groups work-groups (the first device's part's
+// work-groups): Proposed, then Settings.Grid evenly spaced ones, each strictly inside the launch,
+// without repeats.
+std::vector<std::size_t> cutsToTry(std::size_t Groups, std::size_t Proposed,
+                                   const AffinitySettings &Settings = {});
+
+// Which of Candidates (the balancer's first) to run: the cheapest by predictedSeconds where it
+// is Margin cheaper than the first, else 0.
+std::size_t cheapestCut(const std::vector<CutCandidate> &Candidates,
+                        const std::vector<double> &SecondsPerGroup, double LinkBytesPerSecond,
+                        const AffinitySettings &Settings = {});
+
+} // namespace libsplit::planner
