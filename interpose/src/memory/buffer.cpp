@@ -15,16 +15,11 @@ constexpr cl_mem_flags KernelAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY
 
 Buffer::Buffer(std::shared_ptr<Context> Owner, cl_mem_flags Flags, size_t Size, void *HostPtr)
     : Owner(std::move(Owner)), Flags(Flags), Size(Size),
-      HostPtr((Flags & CL_MEM_USE_HOST_PTR) ? HostPtr : nullptr) {
+      HostPtr((Flags & CL_MEM_USE_HOST_PTR) ? HostPtr : nullptr),
+      // The app's own memory (USE_HOST_PTR, COPY_HOST_PTR) holds its data.
+      Valid(this->Owner->devices().size(), Size, HostPtr != nullptr) {
   initHandle(*this, HandleMagic::Mem);
-  const std::size_t Devices = this->Owner->devices().size();
-  Real.assign(Devices, nullptr);
-  DeviceValid.resize(Devices);
-  // Only the host copy is valid at first (zeros, or the app's data). Treating never-written
-  // bytes as valid everywhere would save a transfer, but devices would then hold different
-  // garbage, and a merge by diff would take a device's garbage for a write.
-  HostValid.add(0, Size);
-  EverWritten = HostPtr != nullptr; // the app's own memory holds its data
+  Real.assign(this->Owner->devices().size(), nullptr);
   runtime().addLiveMem(static_cast<_cl_mem *>(this));
 }
 
@@ -57,7 +52,7 @@ cl_int Buffer::initialize(bool AppDeviceOnAppMemory) {
       return Error;
     // What the implementation keeps of the app's memory is the app's data: valid there. Where
     // it works in place, libsplit's later copies between the two move identical bytes.
-    DeviceValid[App.Index].add(0, Size);
+    Valid.markValidOn(App.Index, RangeSet(0, Size));
     return CL_SUCCESS;
   }
   if (!realOn(App, Error))
@@ -115,33 +110,25 @@ std::uint8_t *Buffer::hostData() {
 RangeSet Buffer::missingOn(std::size_t DeviceIndex, const RangeSet &Wanted) {
   if (Parent)
     return root().missingOn(DeviceIndex, Wanted);
-  RangeSet Missing = Wanted;
-  Missing.subtract(DeviceValid[DeviceIndex]);
-  return Missing;
+  return Valid.missingOn(DeviceIndex, Wanted);
 }
 
 bool Buffer::validOnHost(const RangeSet &Ranges) {
   if (Parent)
     return root().validOnHost(Ranges);
-  for (const Span &S : Ranges.spans())
-    if (!HostValid.contains(S.Begin, S.End))
-      return false;
-  return true;
+  return Valid.validOnHost(Ranges);
 }
 
 RangeSet Buffer::missingOnHost(const RangeSet &Wanted) {
   if (Parent)
     return root().missingOnHost(Wanted);
-  RangeSet Missing = Wanted;
-  Missing.subtract(HostValid);
-  return Missing;
+  return Valid.missingOnHost(Wanted);
 }
 
 cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
   if (Parent)
     return root().fetchToHost(Wanted);
-  RangeSet Missing = Wanted;
-  Missing.subtract(HostValid);
+  RangeSet Missing = Valid.missingOnHost(Wanted);
   if (Missing.empty())
     return CL_SUCCESS;
   std::uint8_t *Host = hostData();
@@ -154,7 +141,7 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
   std::vector<DeviceJob> Jobs;
   auto &Devices = Owner->devices();
   for (std::size_t D = 0; D < Devices.size() && !Missing.empty(); ++D) {
-    RangeSet Here = DeviceValid[D].intersection(Missing);
+    RangeSet Here = Valid.on(D).intersection(Missing);
     if (Here.empty())
       continue;
     Missing.subtract(Here);
@@ -178,7 +165,7 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
   }
   cl_int Result = runOnDevices(std::move(Jobs));
   if (Result == CL_SUCCESS)
-    HostValid.add(Wanted);
+    Valid.markValidOnHost(Wanted);
   return Result;
 }
 
@@ -260,47 +247,33 @@ cl_int Buffer::pushHostBytes(ExecDevice &Device, const RangeSet &Ranges) {
 void Buffer::markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
   if (Parent)
     return root().markValidOn(DeviceIndex, Ranges);
-  DeviceValid[DeviceIndex].add(Ranges);
+  Valid.markValidOn(DeviceIndex, Ranges);
 }
 
 void Buffer::wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
   if (Parent)
     return root().wroteOn(DeviceIndex, Ranges);
-  EverWritten = true;
   dropDeferred(Ranges);
-  HostValid.subtract(Ranges);
-  for (std::size_t D = 0; D < DeviceValid.size(); ++D)
-    if (D == DeviceIndex)
-      DeviceValid[D].add(Ranges);
-    else
-      DeviceValid[D].subtract(Ranges);
+  Valid.wroteOn(DeviceIndex, Ranges);
 }
 
 bool Buffer::wholeValidOn(std::size_t DeviceIndex) {
   const size_t Base = rootOffset();
-  return root().DeviceValid[DeviceIndex].contains(Base, Base + Size);
+  return root().Valid.wholeOn(DeviceIndex, Base, Base + Size);
 }
 
 void Buffer::wroteWholeOn(std::size_t DeviceIndex) {
   Buffer &Root = root();
   const size_t Base = rootOffset(), End = Base + Size;
-  bool OnlyThere =
-      Root.EverWritten && Root.Pending.empty() && !Root.HostValid.intersects(Base, End);
-  for (std::size_t D = 0; OnlyThere && D < Root.DeviceValid.size(); ++D)
-    OnlyThere = D == DeviceIndex ? Root.DeviceValid[D].contains(Base, End)
-                                 : !Root.DeviceValid[D].intersects(Base, End);
-  if (!OnlyThere)
+  if (!Root.Pending.empty() || !Root.Valid.onlyOn(DeviceIndex, Base, End))
     Root.wroteOn(DeviceIndex, RangeSet(Base, End));
 }
 
 void Buffer::wroteOnHost(const RangeSet &Ranges) {
   if (Parent)
     return root().wroteOnHost(Ranges);
-  EverWritten = true;
   dropDeferred(Ranges);
-  HostValid.add(Ranges);
-  for (RangeSet &Valid : DeviceValid)
-    Valid.subtract(Ranges);
+  Valid.wroteOnHost(Ranges);
 }
 
 void Buffer::snapshotHostMemory(const RangeSet *Refreshed) {
@@ -348,13 +321,13 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
   runtime().deferredWrites().settle(Out, Bytes, DeferredWrites::Settle::BeforeWrite);
   // Bytes valid on the host are copied directly; the rest comes from the devices, each
   // range from one device holding it, all devices at once.
-  RangeSet FromHost = Root.HostValid.intersection(Wanted);
+  RangeSet FromHost = Root.Valid.onHost().intersection(Wanted);
   RangeSet Rest = Wanted;
   Rest.subtract(FromHost);
   std::vector<DeviceJob> Jobs;
   auto &Devices = Owner->devices();
   for (std::size_t D = 0; D < Devices.size() && !Rest.empty(); ++D) {
-    RangeSet Here = Root.DeviceValid[D].intersection(Rest);
+    RangeSet Here = Root.Valid.on(D).intersection(Rest);
     if (Here.empty())
       continue;
     Rest.subtract(Here);
@@ -485,7 +458,7 @@ void Buffer::upload(const HostUpload &To, const RangeSet &RootRanges) {
 }
 
 void Buffer::sendNow(ExecDevice &Device, const RangeSet &Ranges) {
-  RangeSet Missing = HostValid.intersection(missingOn(Device.Index, Ranges));
+  RangeSet Missing = Valid.onHost().intersection(missingOn(Device.Index, Ranges));
   if (Missing.empty())
     return;
   ExecDevice *Target = &Device;
@@ -527,7 +500,7 @@ void Buffer::sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything) {
   for (std::size_t I = 0; I < Split.size(); ++I) {
     if (Split[I] == Everything)
       Parts[I] = Ranges;
-    Parts[I] = HostValid.intersection(missingOn(Split[I]->Index, Parts[I]));
+    Parts[I] = Valid.onHost().intersection(missingOn(Split[I]->Index, Parts[I]));
     if (Parts[I].empty())
       continue;
     ExecDevice *Target = Split[I];

@@ -14,6 +14,7 @@
 // data lock held; real transfers run on device workers, which the caller waits for.
 #pragma once
 
+#include "byte_validity.hpp"
 #include "context.hpp"
 #include "handles.hpp"
 #include "pending_write.hpp"
@@ -84,7 +85,7 @@ public:
   RangeSet missingOnHost(const RangeSet &Wanted);
   // Nobody (host or kernel) has written the buffer yet: its contents are undefined, so a device
   // may start from whatever its copy holds instead of receiving the host's zeros.
-  bool neverWritten() { return !root().EverWritten; }
+  bool neverWritten() { return !root().Valid.everWritten(); }
 
   // Copies [Offset, Offset + Bytes) of this buffer into Destination, from wherever each byte is
   // valid (device reads run in parallel).
@@ -179,9 +180,7 @@ private:
   // planner may run a kernel whole).
   void sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything = nullptr);
   std::vector<RangeSet> ExpectedUse;      // root buffers only; empty before a split launch
-  bool EverWritten = false;               // root buffers only
-  RangeSet HostValid;                     // root buffers only
-  std::vector<RangeSet> DeviceValid;      // root buffers only
+  ByteValidity Valid;                     // root buffers only
   std::vector<std::uint8_t> HostSnapshot; // snapshotHostMemory's copy of the app's memory
   bool SnapshotArmed = false;             // to compare at the next command that uses the buffer
   std::vector<std::pair<DestructorCallback, void *>> DestructorCallbacks;

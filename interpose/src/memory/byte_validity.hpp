@@ -1,0 +1,48 @@
+// Which bytes of a root buffer are valid where: in the host copy (libsplit's, or the app's
+// memory) and on each execution device. Buffer keeps one per root buffer and moves the bytes;
+// this only says which must move. Pure: no OpenCL, no lock (the context's data lock guards it).
+#pragma once
+
+#include "range_set.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace libsplit {
+
+class ByteValidity {
+public:
+  // Only the host copy is valid at first (zeros, or the app's data): treating never-written
+  // bytes as valid everywhere would save a transfer, but devices would then hold different
+  // garbage, and a merge by diff would take a device's garbage for a write. AppData: the host
+  // copy is the app's data (written), not zeros.
+  ByteValidity(std::size_t Devices, std::size_t Size, bool AppData);
+  ByteValidity() = default; // nothing anywhere (a sub-buffer's: its root's holds its bytes)
+
+  // The bytes of Wanted that Device (or the host) lacks.
+  RangeSet missingOn(std::size_t Device, const RangeSet &Wanted) const;
+  RangeSet missingOnHost(const RangeSet &Wanted) const;
+  bool validOnHost(const RangeSet &Ranges) const;
+  bool wholeOn(std::size_t Device, std::size_t Begin, std::size_t End) const;
+  // Whether [Begin, End) is valid on Device and nowhere else, the host included, and was written.
+  bool onlyOn(std::size_t Device, std::size_t Begin, std::size_t End) const;
+  const RangeSet &onHost() const { return Host; }
+  const RangeSet &on(std::size_t Device) const { return Devices[Device]; }
+  std::size_t devices() const { return Devices.size(); }
+  // Whether anything but the initial zeros was ever there.
+  bool everWritten() const { return EverWritten; }
+
+  // Ranges copied to Device, or to the host: valid there too.
+  void markValidOn(std::size_t Device, const RangeSet &Ranges);
+  void markValidOnHost(const RangeSet &Ranges);
+  // Ranges written on Device, or on the host: valid there alone.
+  void wroteOn(std::size_t Device, const RangeSet &Ranges);
+  void wroteOnHost(const RangeSet &Ranges);
+
+private:
+  RangeSet Host;
+  std::vector<RangeSet> Devices;
+  bool EverWritten = false;
+};
+
+} // namespace libsplit
