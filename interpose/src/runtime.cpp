@@ -154,29 +154,14 @@ void Runtime::selectSplitDevices() {
     Logger.warn("LIBSPLIT_DEVICES selects no device; kernels run unsplit on the app's device");
 }
 
-void Runtime::addLiveMem(const void *Mem) {
-  std::lock_guard<std::mutex> Lock(LiveMemMutex);
-  LiveMem.insert(Mem);
-}
-
-void Runtime::removeLiveMem(const void *Mem) {
-  std::lock_guard<std::mutex> Lock(LiveMemMutex);
-  LiveMem.erase(Mem);
-}
-
-bool Runtime::isLiveMem(const void *Mem) {
-  std::lock_guard<std::mutex> Lock(LiveMemMutex);
-  return LiveMem.count(Mem) != 0;
-}
-
 void Runtime::addDeviceObject(const void *Object, std::shared_ptr<Context> Owner) {
-  std::lock_guard<std::mutex> Lock(LiveMemMutex);
+  std::lock_guard<std::mutex> Lock(DeviceObjectsMutex);
   DeviceObjects[Object] = std::move(Owner);
 }
 
 void Runtime::removeDeviceObject(const void *Object) {
   std::shared_ptr<Context> Last; // released outside the lock
-  std::lock_guard<std::mutex> Lock(LiveMemMutex);
+  std::lock_guard<std::mutex> Lock(DeviceObjectsMutex);
   if (auto Found = DeviceObjects.find(Object); Found != DeviceObjects.end()) {
     Last = std::move(Found->second);
     DeviceObjects.erase(Found);
@@ -184,7 +169,7 @@ void Runtime::removeDeviceObject(const void *Object) {
 }
 
 std::shared_ptr<Context> Runtime::deviceObjectContext(const void *Object) {
-  std::lock_guard<std::mutex> Lock(LiveMemMutex);
+  std::lock_guard<std::mutex> Lock(DeviceObjectsMutex);
   auto Found = DeviceObjects.find(Object);
   return Found == DeviceObjects.end() ? nullptr : Found->second;
 }

@@ -4,9 +4,11 @@
 
 #include "balancing.hpp"
 #include "deferred_writes.hpp"
+#include "memory_services.hpp"
 #include "planning.hpp"
 #include "platform.hpp"
 #include "real_api.hpp"
+#include "real_backend.hpp"
 #include "run_record.hpp"
 #include "timeline.hpp"
 
@@ -20,7 +22,6 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace libsplit {
@@ -56,11 +57,9 @@ public:
   // Pending deferred host writes (LIBSPLIT_DEFER=mprotect).
   DeferredWrites &deferredWrites() { return Deferred; }
 
-  // Live memory objects, so that a kernel argument's bytes can be recognised as one of them
-  // without reading through them (an 8-byte scalar is not a pointer).
-  void addLiveMem(const void *Mem);
-  void removeLiveMem(const void *Mem);
-  bool isLiveMem(const void *Mem);
+  LiveMemory &liveMemory() { return Live; }
+  // What buffers use (given to each context): the real backend and the services above.
+  MemoryServices &memoryServices() { return Memory; }
 
   // Images and samplers live on the app's device only: the app holds the real objects, and
   // these say which libsplit context each belongs to (kept alive while they are, as a real
@@ -106,14 +105,16 @@ private:
   unsigned Background = 0;
   std::mutex EnqueueLocksMutex;
   std::map<cl_device_id, std::mutex> EnqueueLocks; // nodes never move: references stay valid
-  std::mutex LiveMemMutex;
-  std::unordered_set<const void *> LiveMem;
-  std::unordered_map<const void *, std::shared_ptr<Context>> DeviceObjects; // LiveMemMutex
+  std::mutex DeviceObjectsMutex;
+  std::unordered_map<const void *, std::shared_ptr<Context>> DeviceObjects; // DeviceObjectsMutex
   std::unique_ptr<LaunchBalancer> Balance;
   std::unique_ptr<LaunchPlanner> Planner;
   std::unique_ptr<RunRecorder> Recorder;
   std::unique_ptr<Timeline> Spans;
   DeferredWrites Deferred;
+  RealBackend Backend{Real};
+  LiveMemory Live;
+  MemoryServices Memory{Backend, Deferred, Settings.Defer, Live, *Recorder, *Spans, Logger};
 };
 
 Runtime &runtime();

@@ -1,7 +1,5 @@
 #include "buffer.hpp"
 
-#include "runtime.hpp"
-
 #include <algorithm>
 #include <cstring>
 #include <deque>
@@ -13,41 +11,42 @@ constexpr cl_mem_flags KernelAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY
 
 } // namespace
 
-Buffer::Buffer(std::shared_ptr<Context> Owner, cl_mem_flags Flags, size_t Size, void *HostPtr)
-    : Owner(std::move(Owner)), Flags(Flags), Size(Size),
+Buffer::Buffer(std::shared_ptr<BufferHome> Home, cl_mem_flags Flags, size_t Size, void *HostPtr)
+    : Home(std::move(Home)), Flags(Flags), Size(Size),
       HostPtr((Flags & CL_MEM_USE_HOST_PTR) ? HostPtr : nullptr),
       // The app's own memory (USE_HOST_PTR, COPY_HOST_PTR) holds its data.
-      Valid(this->Owner->devices().size(), Size, HostPtr != nullptr) {
+      Valid(this->Home->devices().size(), Size, HostPtr != nullptr) {
   initHandle(*this, HandleMagic::Mem);
-  Real.assign(this->Owner->devices().size(), nullptr);
-  runtime().addLiveMem(static_cast<_cl_mem *>(this));
+  Real.assign(this->Home->devices().size(), nullptr);
+  this->Home->services().Live.add(static_cast<_cl_mem *>(this));
 }
 
 Buffer::Buffer(std::shared_ptr<Buffer> Parent, cl_mem_flags Flags, size_t Origin, size_t Size)
-    : Owner(Parent->Owner), Parent(std::move(Parent)), Flags(Flags), Size(Size), Origin(Origin) {
+    : Home(Parent->Home), Parent(std::move(Parent)), Flags(Flags), Size(Size), Origin(Origin) {
   initHandle(*this, HandleMagic::Mem);
-  Real.assign(Owner->devices().size(), nullptr);
+  Real.assign(Home->devices().size(), nullptr);
   if (this->Parent->HostPtr)
     HostPtr = static_cast<std::uint8_t *>(this->Parent->HostPtr) + Origin;
-  runtime().addLiveMem(static_cast<_cl_mem *>(this));
+  Home->services().Live.add(static_cast<_cl_mem *>(this));
 }
 
 Buffer::~Buffer() {
-  runtime().removeLiveMem(static_cast<_cl_mem *>(this));
+  MemoryServices &Services = Home->services();
+  Services.Live.remove(static_cast<_cl_mem *>(this));
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend(); ++It)
     It->first(this, It->second);
   for (cl_mem M : Real)
     if (M)
-      runtime().real().clReleaseMemObject(M);
+      Services.Backend.release(M);
 }
 
 cl_int Buffer::initialize(bool AppDeviceOnAppMemory) {
   cl_int Error = CL_SUCCESS;
-  ExecDevice &App = Owner->primary();
+  ExecDevice &App = Home->primary();
   if (!Parent && HostPtr && AppDeviceOnAppMemory) {
     std::lock_guard<std::mutex> Lock(Mutex);
-    Real[App.Index] = runtime().real().clCreateBuffer(
-        App.RealContext, (Flags & KernelAccessFlags) | CL_MEM_USE_HOST_PTR, Size, HostPtr, &Error);
+    Real[App.Index] = Home->services().Backend.createBuffer(
+        App.RealContext, (Flags & KernelAccessFlags) | CL_MEM_USE_HOST_PTR, Size, HostPtr, Error);
     if (!Real[App.Index])
       return Error;
     // What the implementation keeps of the app's memory is the app's data: valid there. Where
@@ -66,9 +65,9 @@ bool Buffer::initializeCopied(ExecDevice &Device, const void *Source) {
   cl_int Error = CL_SUCCESS;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    Real[Device.Index] = runtime().real().clCreateBuffer(
+    Real[Device.Index] = Home->services().Backend.createBuffer(
         Device.RealContext, (Flags & KernelAccessFlags) | CL_MEM_COPY_HOST_PTR, Size,
-        const_cast<void *>(Source), &Error);
+        const_cast<void *>(Source), Error);
     if (!Real[Device.Index])
       return false;
   }
@@ -82,17 +81,15 @@ cl_mem Buffer::realOn(ExecDevice &Device, cl_int &Error) {
   Error = CL_SUCCESS;
   if (Slot)
     return Slot;
-  const RealApi &Api = runtime().real();
+  DeviceBackend &Backend = Home->services().Backend;
   if (Parent) {
     cl_mem ParentReal = Parent->realOn(Device, Error);
     if (!ParentReal)
       return nullptr;
-    cl_buffer_region Region{Origin, Size};
-    Slot = Api.clCreateSubBuffer(ParentReal, Flags & KernelAccessFlags,
-                                 CL_BUFFER_CREATE_TYPE_REGION, &Region, &Error);
+    Slot = Backend.createSubBuffer(ParentReal, Flags & KernelAccessFlags, Origin, Size, Error);
     return Slot;
   }
-  Slot = Api.clCreateBuffer(Device.RealContext, Flags & KernelAccessFlags, Size, nullptr, &Error);
+  Slot = Backend.createBuffer(Device.RealContext, Flags & KernelAccessFlags, Size, nullptr, Error);
   return Slot;
 }
 
@@ -135,11 +132,11 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
   // Devices write there, possibly by DMA, which a write-protected page would refuse: the app's
   // memory (USE_HOST_PTR), or a staging copy the app used as the source of a deferred write
   // (a mapped pointer).
+  MemoryServices &Services = Home->services();
   for (const Span &S : Missing.spans())
-    runtime().deferredWrites().settle(Host + S.Begin, S.size(),
-                                      DeferredWrites::Settle::BeforeWrite);
+    Services.Deferred.settle(Host + S.Begin, S.size(), DeferredWrites::Settle::BeforeWrite);
   std::vector<DeviceJob> Jobs;
-  auto &Devices = Owner->devices();
+  auto &Devices = Home->devices();
   for (std::size_t D = 0; D < Devices.size() && !Missing.empty(); ++D) {
     RangeSet Here = Valid.on(D).intersection(Missing);
     if (Here.empty())
@@ -150,17 +147,15 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
     if (!Source)
       return Error;
     ExecDevice *Device = Devices[D].get();
-    Jobs.push_back({Device, [Device, Source, Here, Host] {
-                      const RealApi &Api = runtime().real();
-                      const ScopedSpan Shown(runtime().timeline(), Device->Name, "to host copy");
+    Jobs.push_back({Device, [&Services, Device, Source, Here, Host] {
+                      const ScopedSpan Shown(Services.Spans, Device->Name, "to host copy");
                       for (const Span &S : Here.spans()) {
-                        cl_int E =
-                            Api.clEnqueueReadBuffer(Device->RealQueue, Source, CL_FALSE, S.Begin,
-                                                    S.size(), Host + S.Begin, 0, nullptr, nullptr);
+                        cl_int E = Services.Backend.read(Device->RealQueue, Source, false, S.Begin,
+                                                         S.size(), Host + S.Begin);
                         if (E != CL_SUCCESS)
                           return E;
                       }
-                      return Api.clFinish(Device->RealQueue);
+                      return Services.Backend.finish(Device->RealQueue);
                     }});
   }
   cl_int Result = runOnDevices(std::move(Jobs));
@@ -197,10 +192,9 @@ cl_int Buffer::pushHostBytes(ExecDevice &Device, const RangeSet &Ranges) {
   cl_mem Target = realOn(Device, Error);
   if (!Target)
     return Error;
-  const RealApi &Api = runtime().real();
+  DeviceBackend &Backend = Home->services().Backend;
   auto send = [&](size_t Begin, size_t Bytes, const void *From) {
-    return Api.clEnqueueWriteBuffer(Device.RealQueue, Target, CL_FALSE, Begin, Bytes, From, 0,
-                                    nullptr, nullptr);
+    return Backend.write(Device.RealQueue, Target, false, Begin, Bytes, From);
   };
   RangeSet FromStaging = Ranges;
   for (const Deferred &D : Pending)
@@ -231,7 +225,7 @@ cl_int Buffer::pushHostBytes(ExecDevice &Device, const RangeSet &Ranges) {
           FromApp.push_back({&D, P});
       }
   }
-  if ((Error = Api.clFinish(Device.RealQueue)) != CL_SUCCESS || FromApp.empty())
+  if ((Error = Backend.finish(Device.RealQueue)) != CL_SUCCESS || FromApp.empty())
     return Error;
   bool Resent = false;
   for (const Sent &S : FromApp)
@@ -241,7 +235,7 @@ cl_int Buffer::pushHostBytes(ExecDevice &Device, const RangeSet &Ranges) {
           return Error;
       Resent = true;
     }
-  return Resent ? Api.clFinish(Device.RealQueue) : CL_SUCCESS;
+  return Resent ? Backend.finish(Device.RealQueue) : CL_SUCCESS;
 }
 
 void Buffer::markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
@@ -318,14 +312,15 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
   RangeSet Wanted(Base, Base + Bytes);
   auto *Out = static_cast<std::uint8_t *>(Destination);
   // Devices (the vendor's threads, DMA) write into the app's memory: it must be writable.
-  runtime().deferredWrites().settle(Out, Bytes, DeferredWrites::Settle::BeforeWrite);
+  MemoryServices &Services = Home->services();
+  Services.Deferred.settle(Out, Bytes, DeferredWrites::Settle::BeforeWrite);
   // Bytes valid on the host are copied directly; the rest comes from the devices, each
   // range from one device holding it, all devices at once.
   RangeSet FromHost = Root.Valid.onHost().intersection(Wanted);
   RangeSet Rest = Wanted;
   Rest.subtract(FromHost);
   std::vector<DeviceJob> Jobs;
-  auto &Devices = Owner->devices();
+  auto &Devices = Home->devices();
   for (std::size_t D = 0; D < Devices.size() && !Rest.empty(); ++D) {
     RangeSet Here = Root.Valid.on(D).intersection(Rest);
     if (Here.empty())
@@ -339,13 +334,11 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
     // Blocking reads: into the app's pageable memory, NVIDIA's were faster than non-blocking
     // ones and a clFinish (conv2d's 256 MiB result on an H200, four interleaved rounds each:
     // 19.5-26.3 ms against 22.0-35.4 ms).
-    Jobs.push_back({Device, [Device, Source, Here, Out, Base] {
-                      const RealApi &Api = runtime().real();
-                      const ScopedSpan Shown(runtime().timeline(), Device->Name, "read to app");
+    Jobs.push_back({Device, [&Services, Device, Source, Here, Out, Base] {
+                      const ScopedSpan Shown(Services.Spans, Device->Name, "read to app");
                       for (const Span &S : Here.spans()) {
-                        cl_int E = Api.clEnqueueReadBuffer(
-                            Device->RealQueue, Source, CL_TRUE, S.Begin, S.size(),
-                            Out + (S.Begin - Base), 0, nullptr, nullptr);
+                        cl_int E = Services.Backend.read(Device->RealQueue, Source, true, S.Begin,
+                                                         S.size(), Out + (S.Begin - Base));
                         if (E != CL_SUCCESS)
                           return E;
                       }
@@ -388,8 +381,8 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
   Buffer &Root = root();
   const size_t Base = rootOffset() + Offset;
   const RangeSet Written(Base, Base + Bytes);
-  Runtime &RT = runtime();
-  const config::DeferMode Mode = RT.config().Defer;
+  MemoryServices &Services = Home->services();
+  const config::DeferMode Mode = Services.Defer;
   // For the app's device, as natively: straight from the app's memory, and that device alone
   // holds the bytes (another device that needs them gets them from it). Nothing is protected or
   // copied on the host: write-protecting 1 GiB and lifting it later cost 16-18 ms each, the
@@ -398,8 +391,8 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
       !Root.inHostCopy(Source) &&
       Root.sendFromApp(*To.AppDevice, Base, Bytes, Source) == CL_SUCCESS) {
     Root.wroteOn(To.AppDevice->Index, Written);
-    RT.recorder().countHostWrite(RunRecorder::HostWrite::ToAppDevice, Bytes);
-    RT.recorder().countEagerBytes(Bytes);
+    Services.Recorder.countHostWrite(RunRecorder::HostWrite::ToAppDevice, Bytes);
+    Services.Recorder.countEagerBytes(Bytes);
     return;
   }
   // A buffer on the app's memory (USE_HOST_PTR) has its host copy there: copy into it. So with
@@ -407,21 +400,22 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
   if (Mode == config::DeferMode::Mprotect && From == HostSource::App && !Root.HostPtr &&
       !Root.inHostCopy(Source)) {
     std::string WhyNot;
-    if (auto Write = RT.deferredWrites().defer(Source, Bytes, WhyNot)) {
+    if (auto Write = Services.Deferred.defer(Source, Bytes, WhyNot)) {
       Root.wroteOnHost(Written);
       Root.Pending.push_back({Base, std::move(Write), Written});
-      RT.recorder().countHostWrite(RunRecorder::HostWrite::Deferred, Bytes);
+      Services.Recorder.countHostWrite(RunRecorder::HostWrite::Deferred, Bytes);
       Root.upload(To, Written);
       return;
     }
-    RT.log().debug(config::DebugCategory::Mem, "host write of ", Bytes, " bytes copied: ", WhyNot);
+    Services.Log.debug(config::DebugCategory::Mem, "host write of ", Bytes,
+                       " bytes copied: ", WhyNot);
   }
   std::uint8_t *Host = Root.hostData();
   if (Host + Base != Source)
     std::memmove(Host + Base, Source, Bytes);
   Root.wroteOnHost(Written);
   const bool Eager = Mode == config::DeferMode::Off && From != HostSource::HostCopy;
-  RT.recorder().countHostWrite(
+  Services.Recorder.countHostWrite(
       Eager ? RunRecorder::HostWrite::Eager : RunRecorder::HostWrite::Copied, Bytes);
   if (Eager)
     Root.pushEverywhere(Written);
@@ -435,11 +429,11 @@ cl_int Buffer::sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const
   if (!Target)
     return Error;
   ExecDevice *On = &Device;
-  return runOnDevices({{On, [On, Target, Begin, Bytes, Source] {
-                          const ScopedSpan Shown(runtime().timeline(), On->Name, "write from app");
-                          return runtime().real().clEnqueueWriteBuffer(On->RealQueue, Target,
-                                                                       CL_TRUE, Begin, Bytes,
-                                                                       Source, 0, nullptr, nullptr);
+  MemoryServices &Services = Home->services();
+  return runOnDevices({{On, [&Services, On, Target, Begin, Bytes, Source] {
+                          const ScopedSpan Shown(Services.Spans, On->Name, "write from app");
+                          return Services.Backend.write(On->RealQueue, Target, true, Begin, Bytes,
+                                                        Source);
                         }}});
 }
 
@@ -467,16 +461,16 @@ void Buffer::sendNow(ExecDevice &Device, const RangeSet &Ranges) {
                      }}}) != CL_SUCCESS)
     return;
   markValidOn(Device.Index, Missing);
-  runtime().recorder().countEagerBytes(Missing.totalBytes());
+  Home->services().Recorder.countEagerBytes(Missing.totalBytes());
 }
 
 void Buffer::sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything) {
-  const std::vector<ExecDevice *> Split = Owner->splitDevices();
+  const std::vector<ExecDevice *> Split = Home->splitDevices();
   if (Everything && std::find(Split.begin(), Split.end(), Everything) == Split.end())
     sendNow(*Everything, Ranges);
   std::vector<RangeSet> Parts(Split.size());
   if (ExpectedUse.empty()) {
-    const std::vector<double> Weights = Owner->firstSplitWeights(Owner->primary());
+    const std::vector<double> Weights = Home->firstSplitWeights(Home->primary());
     double Sum = 0.0;
     for (double W : Weights)
       Sum += W;
@@ -512,7 +506,7 @@ void Buffer::sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything) {
   for (std::size_t I = 0; I < Split.size(); ++I)
     if (!Parts[I].empty() && Results[I] == CL_SUCCESS) {
       markValidOn(Split[I]->Index, Parts[I]);
-      runtime().recorder().countEagerBytes(Parts[I].totalBytes());
+      Home->services().Recorder.countEagerBytes(Parts[I].totalBytes());
     }
 }
 
@@ -524,7 +518,7 @@ void Buffer::expectUse(std::vector<RangeSet> NeedByDevice) {
 
 cl_int Buffer::pushEverywhere(const RangeSet &Ranges) {
   std::vector<DeviceJob> Jobs;
-  for (const auto &Device : Owner->devices()) {
+  for (const auto &Device : Home->devices()) {
     ExecDevice *D = Device.get();
     if (D->Ready.load(std::memory_order_acquire))
       Jobs.push_back({D, [this, D, Ranges] { return pushHostBytes(*D, Ranges); }});
@@ -534,7 +528,7 @@ cl_int Buffer::pushEverywhere(const RangeSet &Ranges) {
     return Error; // the devices lack it: they will be sent it before their next use
   for (const DeviceJob &Job : Jobs)
     markValidOn(Job.Device->Index, Ranges);
-  runtime().recorder().countEagerBytes(Ranges.totalBytes() * Jobs.size());
+  Home->services().Recorder.countEagerBytes(Ranges.totalBytes() * Jobs.size());
   return CL_SUCCESS;
 }
 

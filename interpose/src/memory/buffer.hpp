@@ -14,9 +14,10 @@
 // data lock held; real transfers run on device workers, which the caller waits for.
 #pragma once
 
+#include "buffer_home.hpp"
 #include "byte_validity.hpp"
-#include "context.hpp"
 #include "handles.hpp"
+#include "host_upload.hpp"
 #include "pending_write.hpp"
 #include "range_set.hpp"
 
@@ -31,7 +32,7 @@ class Buffer : public _cl_mem, public RefCounted<Buffer> {
 public:
   using DestructorCallback = void(CL_CALLBACK *)(cl_mem, void *);
 
-  Buffer(std::shared_ptr<Context> Owner, cl_mem_flags Flags, size_t Size, void *HostPtr);
+  Buffer(std::shared_ptr<BufferHome> Home, cl_mem_flags Flags, size_t Size, void *HostPtr);
   Buffer(std::shared_ptr<Buffer> Parent, cl_mem_flags Flags, size_t Origin, size_t Size);
   ~Buffer();
 
@@ -47,7 +48,9 @@ public:
   // caller then initializes and writes as for any buffer.
   bool initializeCopied(ExecDevice &Device, const void *Source);
 
-  Context &context() const { return *Owner; }
+  // The app's context (a buffer of a unit test's home has none).
+  Context &context() const { return *Home->appContext(); }
+  BufferHome &home() const { return *Home; }
   cl_mem_flags flags() const { return Flags; }
   size_t size() const { return Size; }
   void *hostPtr() const { return HostPtr; }
@@ -140,7 +143,7 @@ private:
     void operator()(std::uint8_t *P) const { std::free(P); }
   };
 
-  std::shared_ptr<Context> Owner;
+  std::shared_ptr<BufferHome> Home;
   std::shared_ptr<Buffer> Parent;
   cl_mem_flags Flags;
   size_t Size;

@@ -2,8 +2,6 @@
 
 #include "diff_merge.hpp"
 
-#include "runtime.hpp"
-
 #include "libsplit/analysis/atomic_combine.hpp"
 
 #include <chrono>
@@ -45,16 +43,16 @@ cl_int readBack(Buffer &Root, std::vector<MergeSlice> &Slices, std::vector<Devic
     Copies[I].Bytes.resize(Hull.size());
     Slice.BytesOut += Hull.size();
     std::uint8_t *Into = Copies[I].Bytes.data();
-    Reads.push_back(
-        {Slice.Device, [&Slice, Source, Into, Hull] {
-           const auto ReadStart = Clock::now();
-           const cl_int E = runtime().real().clEnqueueReadBuffer(Slice.Device->RealQueue, Source,
-                                                                 CL_TRUE, Hull.Begin, Hull.size(),
-                                                                 Into, 0, nullptr, nullptr);
-           Slice.TransferSeconds += secondsSince(ReadStart);
-           runtime().timeline().span(Slice.Device->Name, "merge read", ReadStart, Clock::now());
-           return E;
-         }});
+    MemoryServices &Services = Root.home().services();
+    Reads.push_back({Slice.Device, [&Services, &Slice, Source, Into, Hull] {
+                       const auto ReadStart = Clock::now();
+                       const cl_int E = Services.Backend.read(Slice.Device->RealQueue, Source, true,
+                                                              Hull.Begin, Hull.size(), Into);
+                       Slice.TransferSeconds += secondsSince(ReadStart);
+                       Services.Spans.span(Slice.Device->Name, "merge read", ReadStart,
+                                           Clock::now());
+                       return E;
+                     }});
   }
   return runOnDevices(std::move(Reads));
 }

@@ -63,7 +63,8 @@ std::vector<cl_context_properties> realProperties(const cl_context_properties *P
 } // namespace
 
 Context::Context(std::vector<Device *> AppDevices, std::vector<cl_context_properties> Properties)
-    : AppDevices(std::move(AppDevices)), Properties(std::move(Properties)) {
+    : AppDevices(std::move(AppDevices)), Properties(std::move(Properties)),
+      Memory(runtime().memoryServices()) {
   initHandle(*this, HandleMagic::Context);
 }
 
@@ -588,62 +589,6 @@ void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly) {
     Real.clWaitForEvents(1, &Marker);
   }
   Real.clReleaseEvent(Marker);
-}
-
-namespace {
-
-bool kernelRunsInEnqueue(const DeviceJob &Job) {
-  return Job.Device->KernelRunsInEnqueue.load(std::memory_order_relaxed) == 1;
-}
-
-} // namespace
-
-cl_int runOnDevices(std::vector<DeviceJob> Jobs, bool Short) {
-  if (Jobs.empty())
-    return CL_SUCCESS;
-  // Short jobs only queue work, one device after the other on this thread. A device whose
-  // enqueue runs the kernel goes last, once the others' kernels run (first, it held PoCL's
-  // pthread device back for the whole of basic's slice: a held split on the two took the sum of
-  // their times); two such devices need a thread each.
-  if (Jobs.size() == 1 ||
-      (Short && std::count_if(Jobs.begin(), Jobs.end(), kernelRunsInEnqueue) <= 1)) {
-    // CPUs' slices, the longest, start first.
-    std::stable_partition(Jobs.begin(), Jobs.end(), [](const DeviceJob &Job) {
-      return (Job.Device->Type & CL_DEVICE_TYPE_CPU) != 0;
-    });
-    std::stable_partition(Jobs.begin(), Jobs.end(),
-                          [](const DeviceJob &Job) { return !kernelRunsInEnqueue(Job); });
-    cl_int Result = CL_SUCCESS;
-    for (DeviceJob &Job : Jobs)
-      Job.Device->Worker->runHere([&] {
-        if (const cl_int Error = Job.Run(); Result == CL_SUCCESS)
-          Result = Error;
-      });
-    return Result;
-  }
-  // The calling thread runs one job itself, on a device whose worker is idle: a launch on two
-  // devices then costs one thread hand-off and wake-up instead of two.
-  std::size_t Here = Jobs.size();
-  for (std::size_t I = Jobs.size(); I-- > 0 && Here == Jobs.size();)
-    if (Jobs[I].Device->Worker->tryHold())
-      Here = I;
-  Countdown AllDone(static_cast<int>(Jobs.size() - (Here < Jobs.size() ? 1 : 0)));
-  std::vector<cl_int> Results(Jobs.size(), CL_SUCCESS);
-  for (std::size_t I = 0; I < Jobs.size(); ++I)
-    if (I != Here)
-      Jobs[I].Device->Worker->post([&, I] {
-        Results[I] = Jobs[I].Run();
-        AllDone.done();
-      });
-  if (Here < Jobs.size()) {
-    Results[Here] = Jobs[Here].Run();
-    Jobs[Here].Device->Worker->release();
-  }
-  AllDone.wait();
-  for (cl_int Result : Results)
-    if (Result != CL_SUCCESS)
-      return Result;
-  return CL_SUCCESS;
 }
 
 Context *asContext(cl_context Handle) {

@@ -3,8 +3,10 @@
 // real platform), a real in-order queue with profiling, and a worker thread.
 #pragma once
 
-#include "device_worker.hpp"
+#include "buffer_home.hpp"
+#include "exec_device.hpp"
 #include "handles.hpp"
+#include "host_upload.hpp"
 #include "platform.hpp"
 #include "timeline.hpp"
 
@@ -24,36 +26,6 @@ namespace libsplit {
 
 class Buffer;
 struct KernelArg;
-
-struct ExecDevice {
-  std::size_t Index = 0;
-  std::string Name;  // told apart by a number where devices share a model ("... #2")
-  std::string Model; // the device's own name: two of one model share it
-  cl_device_id Real = nullptr;
-  cl_context RealContext = nullptr; // owned by the Context
-  cl_command_queue RealQueue = nullptr;
-  Device *Visible = nullptr; // the app's view of it, or the root device a sub-device came from
-  bool Splits = false;       // takes part in split launches
-  std::size_t MaxWorkGroupSize = 0;
-  std::vector<std::size_t> MaxWorkItemSizes;
-  cl_ulong LocalMemSize = 0;
-  cl_uint ComputeUnits = 1;
-  unsigned Version = 0; // OpenCL version of the device: 10 * major + minor
-  cl_device_type Type = 0;
-  std::unique_ptr<DeviceWorker> Worker;
-  // Whether the real clEnqueueNDRangeKernel returns only once the kernel ran (PoCL's basic
-  // device): -1 not known yet, 0 no, 1 yes. Learnt from the device's first kernels
-  // (learnKernelEnqueue); read by any thread.
-  std::atomic<int> KernelRunsInEnqueue{-1};
-  int CompleteWhenQueued = 0; // kernels seen complete as their enqueue returned; jobs only
-  std::mutex *KernelEnqueueLock = nullptr; // Runtime::kernelEnqueueLock of Real
-  // Its real context, queue and worker exist (the app's devices from the start, the others once
-  // the context opens them): nothing else of a device that is not ready may be touched.
-  std::atomic<bool> Ready{false};
-  // Time spent in the real clEnqueueNDRangeKernel where the device runs the kernel there: the
-  // app waits for the device inside its launch calls (Context::waitedSeconds).
-  std::atomic<std::int64_t> RanInEnqueueNs{0};
-};
 
 // The real clEnqueueNDRangeKernel of a device's job (no wait list), under the device's
 // kernelEnqueueLock; learns from Done whether the device's enqueue runs the kernel: three kernels
@@ -85,14 +57,7 @@ bool shareCores(const std::vector<ExecDevice *> &Devices);
 void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly = false);
 void awaitRealQueue(ExecDevice &Device);
 
-// Where a host write goes at the call (LIBSPLIT_UPLOAD).
-struct HostUpload {
-  ExecDevice *AppDevice = nullptr; // all of it to the app's device, straight from its memory
-  bool WhereUsed = false;          // each splitting device the part its slices are expected to use
-                                   // (with AppDevice: it also gets everything)
-};
-
-class Context : public _cl_context, public RefCounted<Context> {
+class Context final : public _cl_context, public RefCounted<Context>, public BufferHome {
 public:
   using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
 
@@ -105,14 +70,14 @@ public:
 
   const std::vector<Device *> &appDevices() const { return AppDevices; }
   const std::vector<cl_context_properties> &properties() const { return Properties; }
-  std::vector<std::unique_ptr<ExecDevice>> &devices() { return Exec; }
+  std::vector<std::unique_ptr<ExecDevice>> &devices() override { return Exec; }
   ExecDevice &primary() { return *Exec.front(); }
   // The execution device of one of the app's devices of this context, else null (a split device
   // the app never named is not the app's to use).
   ExecDevice *execFor(const Device *AppDevice);
   // The devices launches split across (none, or two and more): none until they are open
   // (LIBSPLIT_OPEN), then those that opened, fixed from there on.
-  const std::vector<ExecDevice *> &splitDevices() const {
+  const std::vector<ExecDevice *> &splitDevices() const override {
     return Opened.load(std::memory_order_acquire) ? OpenSplit : NoDevices;
   }
   // The devices it will split across once open, fixed once initialized: what must hold before
@@ -152,7 +117,9 @@ public:
   HostUpload uploadAtWrite(ExecDevice &AppDevice);
   // The first split's weights per splitting device (splitDevices() order), for an app on
   // AppDevice: the balancer's first guess when it has no saved tuning.
-  std::vector<double> firstSplitWeights(const ExecDevice &AppDevice);
+  std::vector<double> firstSplitWeights(const ExecDevice &AppDevice) override;
+  MemoryServices &services() override { return Memory; }
+  Context *appContext() override { return this; }
 
   // Commands of all queues of this context that touch buffers run under this lock, so buffer
   // validity bookkeeping never races (the app's own cross-queue races stay its own).
@@ -187,6 +154,7 @@ private:
 
   std::vector<Device *> AppDevices;
   std::vector<cl_context_properties> Properties;     // as the app gave them, for queries
+  MemoryServices &Memory;                            // the runtime's, for its buffers
   std::map<cl_platform_id, cl_context> RealContexts; // the app's devices'
   std::vector<cl_context> OpenedContexts;            // the split devices' beyond them
   std::vector<std::unique_ptr<ExecDevice>> Exec;     // [0] is the app's first device
@@ -229,17 +197,5 @@ private:
   Context &Waiting;
   std::chrono::steady_clock::time_point Start;
 };
-
-// Runs each job on its device's worker, all at once, and waits for all of them. Returns the
-// first error a job reported (jobs return CL_SUCCESS or a real OpenCL error).
-struct DeviceJob {
-  ExecDevice *Device;
-  std::function<cl_int()> Run;
-};
-// Short: each job only queues work on its device (nothing to wait for): the caller runs them
-// one after the other, which costs less than waking the workers, CPU devices first (PoCL's
-// CPU takes 50-60 us to start a kernel, the H200 5-11: queued second, the CPU's slice started
-// 14 us later, which the app then waited for).
-cl_int runOnDevices(std::vector<DeviceJob> Jobs, bool Short = false);
 
 } // namespace libsplit

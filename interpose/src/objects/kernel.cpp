@@ -75,7 +75,7 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   if (Value && Size == sizeof(cl_mem)) {
     cl_mem Candidate;
     std::memcpy(&Candidate, Value, sizeof(Candidate));
-    if (runtime().isLiveMem(Candidate))
+    if (runtime().liveMemory().contains(Candidate))
       Mem = asBuffer(Candidate);
   }
   if (Mem) {

@@ -1,0 +1,37 @@
+// What libsplit's buffers ask of a device below them: memory objects, and copies between those
+// and host memory, each on one device's in-order queue (commands run in the order enqueued).
+// RealBackend runs them with the real OpenCL implementation; the unit tests of the buffers run
+// them on host memory (tests/unit/memory/fake_backend.hpp), so that which bytes go where, and
+// whether the right ones arrive, is tested without a device.
+#pragma once
+
+#include "opencl.hpp"
+
+#include <cstddef>
+
+namespace libsplit {
+
+class DeviceBackend {
+public:
+  virtual ~DeviceBackend() = default;
+
+  // A buffer of Bytes in Context (flags and host pointer as clCreateBuffer takes them); null
+  // with Error set when the implementation refuses it.
+  virtual cl_mem createBuffer(cl_context Context, cl_mem_flags Flags, std::size_t Bytes,
+                              void *HostPtr, cl_int &Error) = 0;
+  // [Origin, Origin + Bytes) of Parent as a buffer of its own (clCreateSubBuffer's region).
+  virtual cl_mem createSubBuffer(cl_mem Parent, cl_mem_flags Flags, std::size_t Origin,
+                                 std::size_t Bytes, cl_int &Error) = 0;
+  virtual void release(cl_mem Memory) = 0;
+  // Host memory From into [Offset, Offset + Bytes) of Target, enqueued on Queue; Blocking:
+  // returns once the bytes are there, else From must stay as it is until finish(Queue).
+  virtual cl_int write(cl_command_queue Queue, cl_mem Target, bool Blocking, std::size_t Offset,
+                       std::size_t Bytes, const void *From) = 0;
+  // [Offset, Offset + Bytes) of Source into host memory Into, the same way.
+  virtual cl_int read(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
+                      std::size_t Bytes, void *Into) = 0;
+  // Returns once every command enqueued on Queue so far has ended.
+  virtual cl_int finish(cl_command_queue Queue) = 0;
+};
+
+} // namespace libsplit

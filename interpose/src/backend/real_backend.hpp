@@ -1,0 +1,28 @@
+// The DeviceBackend of the process: the real OpenCL implementation's entry points.
+#pragma once
+
+#include "device_backend.hpp"
+#include "real_api.hpp"
+
+namespace libsplit {
+
+class RealBackend final : public DeviceBackend {
+public:
+  explicit RealBackend(const RealApi &Api) : Api(Api) {}
+
+  cl_mem createBuffer(cl_context Context, cl_mem_flags Flags, std::size_t Bytes, void *HostPtr,
+                      cl_int &Error) override;
+  cl_mem createSubBuffer(cl_mem Parent, cl_mem_flags Flags, std::size_t Origin, std::size_t Bytes,
+                         cl_int &Error) override;
+  void release(cl_mem Memory) override;
+  cl_int write(cl_command_queue Queue, cl_mem Target, bool Blocking, std::size_t Offset,
+               std::size_t Bytes, const void *From) override;
+  cl_int read(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
+              std::size_t Bytes, void *Into) override;
+  cl_int finish(cl_command_queue Queue) override;
+
+private:
+  const RealApi &Api;
+};
+
+} // namespace libsplit

@@ -1,0 +1,167 @@
+#include "fake_backend.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace libsplit::testing {
+
+FakeBackend::FakeBackend(std::size_t Count) : Written(Count, 0), Read(Count, 0) {
+  for (std::size_t I = 0; I < Count; ++I)
+    Devices.push_back(std::make_unique<DeviceState>());
+}
+
+cl_context FakeBackend::contextOf(std::size_t Device) {
+  return reinterpret_cast<cl_context>(&Devices.at(Device)->Context);
+}
+
+cl_command_queue FakeBackend::queueOf(std::size_t Device) {
+  return reinterpret_cast<cl_command_queue>(&Devices.at(Device)->Queue);
+}
+
+std::size_t FakeBackend::deviceOfQueue(cl_command_queue Queue) const {
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    if (reinterpret_cast<cl_command_queue>(&Devices[I]->Queue) == Queue)
+      return I;
+  throw std::logic_error("not a queue of the fake backend");
+}
+
+FakeBackend::Memory *FakeBackend::find(cl_mem Handle) {
+  auto It = Buffers.find(Handle);
+  return It == Buffers.end() ? nullptr : It->second.get();
+}
+
+std::uint8_t *FakeBackend::bytesOf(cl_mem Handle) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Memory *M = find(Handle);
+  if (!M)
+    throw std::logic_error("not a buffer of the fake backend");
+  return M->Storage->data() + M->Origin;
+}
+
+std::size_t FakeBackend::deviceOf(cl_mem Handle) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Buffers.at(Handle)->Device;
+}
+
+std::uint64_t FakeBackend::bytesWrittenTo(std::size_t Device) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Written.at(Device);
+}
+
+std::uint64_t FakeBackend::bytesReadFrom(std::size_t Device) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Read.at(Device);
+}
+
+std::size_t FakeBackend::liveBuffers() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Buffers.size();
+}
+
+void FakeBackend::failTransfer(unsigned Nth, cl_int Error) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  TransfersUntilFailure = Nth + 1;
+  Failure = Error;
+}
+
+cl_mem FakeBackend::createBuffer(cl_context Context, cl_mem_flags Flags, std::size_t Bytes,
+                                 void *HostPtr, cl_int &Error) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::size_t Device = Devices.size();
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    if (reinterpret_cast<cl_context>(&Devices[I]->Context) == Context)
+      Device = I;
+  if (Device == Devices.size() || Bytes == 0) {
+    Error = Device == Devices.size() ? CL_INVALID_CONTEXT : CL_INVALID_BUFFER_SIZE;
+    return nullptr;
+  }
+  auto Storage = std::make_shared<std::vector<std::uint8_t>>(Bytes, 0xEE); // not zeros: garbage
+  if (HostPtr && (Flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)))
+    std::memcpy(Storage->data(), HostPtr, Bytes);
+  auto Made = std::make_unique<Memory>(Memory{Device, std::move(Storage), 0, Bytes});
+  // Any unique address does as a handle: the buffers never dereference one.
+  cl_mem Handle = reinterpret_cast<cl_mem>(Made.get());
+  Buffers.emplace(Handle, std::move(Made));
+  Error = CL_SUCCESS;
+  return Handle;
+}
+
+cl_mem FakeBackend::createSubBuffer(cl_mem Parent, cl_mem_flags, std::size_t Origin,
+                                    std::size_t Bytes, cl_int &Error) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Memory *Of = find(Parent);
+  if (!Of || Origin + Bytes > Of->Size || Bytes == 0) {
+    Error = Of ? CL_INVALID_VALUE : CL_INVALID_MEM_OBJECT;
+    return nullptr;
+  }
+  auto Made = std::make_unique<Memory>(Memory{Of->Device, Of->Storage, Of->Origin + Origin, Bytes});
+  cl_mem Handle = reinterpret_cast<cl_mem>(Made.get());
+  Buffers.emplace(Handle, std::move(Made));
+  Error = CL_SUCCESS;
+  return Handle;
+}
+
+void FakeBackend::release(cl_mem Handle) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Buffers.erase(Handle) == 0)
+    throw std::logic_error("released a buffer the fake backend does not hold");
+}
+
+cl_int FakeBackend::transfer(cl_command_queue Queue, cl_mem Handle, bool Blocking,
+                             std::size_t Offset, std::size_t Bytes,
+                             std::function<void(std::uint8_t *)> Run) {
+  const std::size_t Device = deviceOfQueue(Queue);
+  Memory *M = find(Handle);
+  if (!M)
+    return CL_INVALID_MEM_OBJECT;
+  if (M->Device != Device)
+    return CL_INVALID_CONTEXT;
+  if (Offset + Bytes > M->Size || Bytes == 0)
+    return CL_INVALID_VALUE;
+  if (TransfersUntilFailure > 0 && --TransfersUntilFailure == 0)
+    return Failure;
+  // The storage stays alive with the command, as a real buffer does while a command uses it.
+  std::function<void()> Command = [Storage = M->Storage, At = M->Origin + Offset,
+                                   Run = std::move(Run)] { Run(Storage->data() + At); };
+  DeviceState &State = *Devices[Device];
+  State.Pending.push_back(std::move(Command));
+  if (Blocking)
+    runPending(Device);
+  return CL_SUCCESS;
+}
+
+void FakeBackend::runPending(std::size_t Device) {
+  DeviceState &State = *Devices[Device];
+  while (!State.Pending.empty()) {
+    State.Pending.front()();
+    State.Pending.pop_front();
+  }
+}
+
+cl_int FakeBackend::write(cl_command_queue Queue, cl_mem Target, bool Blocking, std::size_t Offset,
+                          std::size_t Bytes, const void *From) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  const cl_int Error = transfer(Queue, Target, Blocking, Offset, Bytes,
+                                [From, Bytes](auto *At) { std::memcpy(At, From, Bytes); });
+  if (Error == CL_SUCCESS)
+    Written[deviceOfQueue(Queue)] += Bytes;
+  return Error;
+}
+
+cl_int FakeBackend::read(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
+                         std::size_t Bytes, void *Into) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  const cl_int Error = transfer(Queue, Source, Blocking, Offset, Bytes,
+                                [Into, Bytes](auto *At) { std::memcpy(Into, At, Bytes); });
+  if (Error == CL_SUCCESS)
+    Read[deviceOfQueue(Queue)] += Bytes;
+  return Error;
+}
+
+cl_int FakeBackend::finish(cl_command_queue Queue) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  runPending(deviceOfQueue(Queue));
+  return CL_SUCCESS;
+}
+
+} // namespace libsplit::testing

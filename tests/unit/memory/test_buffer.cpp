@@ -1,0 +1,245 @@
+// A buffer's data path on a fake backend: host writes, launches on devices, reads, sub-buffers,
+// device errors. What is checked is the bytes themselves, against a model of what the app wrote
+// and its kernels changed, and the bytes each device was sent.
+#include "buffer.hpp"
+#include "test_home.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <random>
+
+using namespace libsplit;
+using libsplit::testing::TestHome;
+
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// What a whole launch on Device does to a buffer argument (launch/launch.cpp, runWhole): the
+// bytes of Need the device lacks are made valid on the host (from whichever device holds them)
+// and sent from there on the device's worker; the kernel then runs on the device's copy (after
+// the transfers: one in-order queue) and changes Writes (root coordinates both). Kernel gets the
+// device's copy of B (its first byte is B's first byte, a sub-buffer's origin in its root).
+cl_int runKernel(TestHome &Home, Buffer &B, std::size_t Device, const RangeSet &Need,
+                 const RangeSet &Writes, const std::function<void(std::uint8_t *)> &Kernel) {
+  ExecDevice &On = *Home.devices()[Device];
+  RangeSet Missing = B.missingOn(Device, Need);
+  if (B.neverWritten()) {
+    B.markValidOn(Device, Missing);
+    Missing.clear();
+  }
+  if (cl_int Error = B.fetchToHost(Missing); Error != CL_SUCCESS)
+    return Error;
+  cl_int Result = CL_SUCCESS;
+  cl_mem Real = nullptr;
+  On.Worker->runHere([&] {
+    if ((Result = B.pushOnWorker(On, Missing)) != CL_SUCCESS)
+      return;
+    if ((Real = B.realOn(On, Result)))
+      Result = Home.Backend.finish(On.RealQueue);
+  });
+  if (Result != CL_SUCCESS)
+    return Result;
+  B.markValidOn(Device, Missing);
+  Kernel(Home.Backend.bytesOf(Real));
+  B.wroteOn(Device, Writes);
+  return CL_SUCCESS;
+}
+
+Bytes readAll(Buffer &B) {
+  Bytes Out(B.size());
+  REQUIRE(B.read(0, B.size(), Out.data()) == CL_SUCCESS);
+  return Out;
+}
+
+Bytes pattern(std::size_t Size, std::uint8_t Seed) {
+  Bytes Out(Size);
+  for (std::size_t I = 0; I < Size; ++I)
+    Out[I] = static_cast<std::uint8_t>(Seed + I * 7);
+  return Out;
+}
+
+} // namespace
+
+TEST_CASE("a device gets what its kernel needs, once, and its writes reach the app's reads") {
+  auto Home = std::make_shared<TestHome>(2);
+  auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 1024, nullptr);
+  REQUIRE(B->initialize() == CL_SUCCESS);
+  Bytes Truth = pattern(1024, 1);
+  B->write(0, 1024, Truth.data(), Buffer::HostSource::App);
+  CHECK(Home->Backend.bytesWrittenTo(0) == 0); // nothing travels before a launch needs it
+
+  const RangeSet Front(0, 512);
+  REQUIRE(runKernel(*Home, *B, 1, Front, RangeSet(100, 200), [&](std::uint8_t *Device) {
+            CHECK(Bytes(Device, Device + 512) == Bytes(Truth.begin(), Truth.begin() + 512));
+            for (std::size_t I = 100; I < 200; ++I)
+              Truth[I] = Device[I] = static_cast<std::uint8_t>(~Device[I]);
+          }) == CL_SUCCESS);
+  CHECK(Home->Backend.bytesWrittenTo(1) == 512);
+  // Again on the same bytes: the device holds them all, nothing moves.
+  REQUIRE(runKernel(*Home, *B, 1, Front, RangeSet(), [](std::uint8_t *) {}) == CL_SUCCESS);
+  CHECK(Home->Backend.bytesWrittenTo(1) == 512);
+
+  CHECK(readAll(*B) == Truth);
+  CHECK(Home->Backend.bytesReadFrom(1) == 100); // only what the kernel wrote came back
+  CHECK(!B->validOnHost(RangeSet(100, 200)));   // a read into the app's memory leaves it there
+
+  // Device 0 needs bytes device 1 wrote: they come by the host.
+  REQUIRE(runKernel(*Home, *B, 0, RangeSet(0, 1024), RangeSet(), [&](std::uint8_t *Device) {
+            CHECK(Bytes(Device, Device + 1024) == Truth);
+          }) == CL_SUCCESS);
+  CHECK(B->validOnHost(RangeSet(0, 1024)));
+}
+
+TEST_CASE("the buffer's bytes are the model's through random writes, launches and reads") {
+  std::mt19937 Random(20261126);
+  for (int Sequence = 0; Sequence < 60; ++Sequence) {
+    const std::size_t Devices = 2 + Sequence % 2, Size = 4096;
+    auto Home = std::make_shared<TestHome>(Devices);
+    auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, Size, nullptr);
+    REQUIRE(B->initialize() == CL_SUCCESS);
+    Bytes Truth = pattern(Size, static_cast<std::uint8_t>(Sequence));
+    B->write(0, Size, Truth.data(), Buffer::HostSource::App);
+    auto range = [&] {
+      std::size_t Begin = Random() % Size, End = Random() % Size;
+      if (Begin > End)
+        std::swap(Begin, End);
+      return RangeSet(Begin, End + 1);
+    };
+    auto noise = [&](std::size_t Length) {
+      Bytes Out(Length);
+      for (std::uint8_t &Byte : Out)
+        Byte = static_cast<std::uint8_t>(Random());
+      return Out;
+    };
+    for (int Step = 0; Step < 50; ++Step) {
+      INFO("sequence " << Sequence << " step " << Step);
+      const std::size_t Device = Random() % Devices;
+      switch (Random() % 6) {
+      case 0:
+      case 1: { // a host write: kept on the host, sent to the app's device, or where used
+        const Span S = range().spans().front();
+        const Bytes From = noise(S.size());
+        std::copy(From.begin(), From.end(), Truth.begin() + S.Begin);
+        HostUpload To;
+        if (Random() % 3 == 1)
+          To.AppDevice = &Home->primary();
+        else if (Random() % 3 == 2)
+          To.WhereUsed = true;
+        B->write(S.Begin, S.size(), From.data(), Buffer::HostSource::App, To);
+        break;
+      }
+      case 2:
+      case 3: { // a launch: reads Need, writes Writes (within it or not: an output)
+        const RangeSet Need = range(), Writes = Random() % 2 ? range() : Need;
+        const Bytes New = noise(Size);
+        REQUIRE(runKernel(*Home, *B, Device, Need, Writes, [&](std::uint8_t *Copy) {
+                  for (const Span &S : Need.spans())
+                    REQUIRE(Bytes(Copy + S.Begin, Copy + S.End) ==
+                            Bytes(Truth.begin() + S.Begin, Truth.begin() + S.End));
+                  for (const Span &S : Writes.spans())
+                    for (std::size_t I = S.Begin; I < S.End; ++I)
+                      Truth[I] = Copy[I] = New[I];
+                }) == CL_SUCCESS);
+        break;
+      }
+      case 4: { // the app reads
+        const Span S = range().spans().front();
+        Bytes Out(S.size());
+        REQUIRE(B->read(S.Begin, S.size(), Out.data()) == CL_SUCCESS);
+        REQUIRE(Out == Bytes(Truth.begin() + S.Begin, Truth.begin() + S.End));
+        break;
+      }
+      default: { // libsplit's own code reads the host copy
+        const RangeSet Wanted = range();
+        REQUIRE(B->holdOnHost(Wanted) == CL_SUCCESS);
+        const Span S = Wanted.spans().front();
+        REQUIRE(Bytes(B->hostData() + S.Begin, B->hostData() + S.End) ==
+                Bytes(Truth.begin() + S.Begin, Truth.begin() + S.End));
+      }
+      }
+    }
+    REQUIRE(readAll(*B) == Truth);
+  }
+}
+
+TEST_CASE("a sub-buffer's launch moves its own bytes only, in its root's coordinates") {
+  auto Home = std::make_shared<TestHome>(2);
+  auto Root = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 4096, nullptr);
+  REQUIRE(Root->initialize() == CL_SUCCESS);
+  auto Sub = std::make_shared<Buffer>(Root, CL_MEM_READ_WRITE, 1024, 512);
+  Bytes Truth = pattern(4096, 3);
+  Root->write(0, 4096, Truth.data(), Buffer::HostSource::App);
+  const RangeSet Own(1024, 1536);
+  REQUIRE(runKernel(*Home, *Sub, 1, Own, Own, [&](std::uint8_t *Copy) {
+            // The sub-buffer's copy starts at its own first byte.
+            CHECK(Bytes(Copy, Copy + 512) == Bytes(Truth.begin() + 1024, Truth.begin() + 1536));
+            for (std::size_t I = 0; I < 512; ++I)
+              Truth[1024 + I] = Copy[I] = static_cast<std::uint8_t>(I);
+          }) == CL_SUCCESS);
+  CHECK(Home->Backend.bytesWrittenTo(1) == 512);
+  CHECK(readAll(*Root) == Truth);
+  Bytes Middle(16);
+  REQUIRE(Sub->read(500, 16, Middle.data()) == CL_SUCCESS);
+  CHECK(Middle == Bytes(Truth.begin() + 1524, Truth.begin() + 1540));
+}
+
+TEST_CASE("a host write to the app's device goes straight there from the app's memory") {
+  auto Home = std::make_shared<TestHome>(2);
+  auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 256, nullptr);
+  REQUIRE(B->initialize() == CL_SUCCESS);
+  const Bytes Truth = pattern(256, 9);
+  HostUpload To;
+  To.AppDevice = &Home->primary();
+  B->write(0, 256, Truth.data(), Buffer::HostSource::App, To);
+  CHECK(Home->Backend.bytesWrittenTo(0) == 256);
+  CHECK(!B->validOnHost(RangeSet(0, 256))); // the device alone holds them, as natively
+  CHECK(B->missingOn(0, RangeSet(0, 256)).empty());
+  CHECK(readAll(*B) == Truth);
+}
+
+TEST_CASE("a device error comes back as its code, and the bytes stay where they were") {
+  auto Home = std::make_shared<TestHome>(2);
+  auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 256, nullptr);
+  REQUIRE(B->initialize() == CL_SUCCESS);
+  Bytes Truth = pattern(256, 5);
+  B->write(0, 256, Truth.data(), Buffer::HostSource::App);
+  REQUIRE(runKernel(*Home, *B, 1, RangeSet(0, 256), RangeSet(0, 64), [&](std::uint8_t *Copy) {
+            for (std::size_t I = 0; I < 64; ++I)
+              Truth[I] = Copy[I] = 0;
+          }) == CL_SUCCESS);
+
+  Home->Backend.failTransfer(0, CL_OUT_OF_RESOURCES);
+  Bytes Out(256);
+  CHECK(B->read(0, 256, Out.data()) == CL_OUT_OF_RESOURCES);
+  Home->Backend.failTransfer(0, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  CHECK(B->fetchToHost(RangeSet(0, 256)) == CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  CHECK(!B->validOnHost(RangeSet(0, 64)));
+  CHECK(readAll(*B) == Truth);
+
+  Home->Backend.failTransfer(0, CL_OUT_OF_HOST_MEMORY);
+  CHECK(runKernel(*Home, *B, 0, RangeSet(0, 256), RangeSet(), [](std::uint8_t *) {}) ==
+        CL_OUT_OF_HOST_MEMORY);
+  CHECK(!B->missingOn(0, RangeSet(0, 256)).empty()); // not taken as sent
+  REQUIRE(runKernel(*Home, *B, 0, RangeSet(0, 256), RangeSet(), [&](std::uint8_t *Copy) {
+            CHECK(Bytes(Copy, Copy + 256) == Truth);
+          }) == CL_SUCCESS);
+}
+
+TEST_CASE("a buffer registers itself alive and releases its device copies when it goes") {
+  auto Home = std::make_shared<TestHome>(3);
+  const void *Handle = nullptr;
+  {
+    auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 128, nullptr);
+    REQUIRE(B->initialize() == CL_SUCCESS);
+    Handle = static_cast<_cl_mem *>(B.get());
+    CHECK(Home->Live.contains(Handle));
+    cl_int Error = CL_SUCCESS;
+    for (auto &D : Home->devices())
+      REQUIRE(B->realOn(*D, Error));
+    CHECK(Home->Backend.liveBuffers() == 3);
+  }
+  CHECK(Home->Backend.liveBuffers() == 0);
+  CHECK(!Home->Live.contains(Handle));
+}
