@@ -67,27 +67,31 @@ Scenario launchOverhead() {
   return S;
 }
 
+// N-body's heavy region (5x cost at its centre) moving back and forth along NumGroups groups,
+// once every Period launches, on a device of speed Speed.
+static TimeModel movingHeavyRegion(std::uint64_t NumGroups, double Speed, double Period) {
+  return [N = static_cast<double>(NumGroups), Speed,
+          Period](std::uint64_t Groups, std::uint64_t First, std::uint64_t Launch) {
+    constexpr double Pi = 3.14159265358979323846;
+    constexpr double Width = 0.08;
+    double Center =
+        0.15 + 0.7 * (0.5 - 0.5 * std::cos(2.0 * Pi * static_cast<double>(Launch) / Period));
+    double A = static_cast<double>(First) / N;
+    double B = static_cast<double>(First + Groups) / N;
+    // Integral over [A, B] of 1 + 4 exp(-((u - Center) / Width)^2), in groups.
+    double Bump = 4.0 * Width * std::sqrt(Pi) / 2.0 *
+                  (std::erf((B - Center) / Width) - std::erf((A - Center) / Width));
+    return N * ((B - A) + Bump) * Unit / Speed;
+  };
+}
+
 Scenario nbodyDrift() {
   Scenario S;
   S.Name = "nbody-drift";
   S.NumGroups = 1000;
   S.TimeVarying = true;
-  auto Heavy = [N = static_cast<double>(S.NumGroups)](double Speed) -> TimeModel {
-    return [N, Speed](std::uint64_t Groups, std::uint64_t First, std::uint64_t Launch) {
-      constexpr double Pi = 3.14159265358979323846;
-      constexpr double Width = 0.08;
-      double Center =
-          0.15 + 0.7 * (0.5 - 0.5 * std::cos(2.0 * Pi * static_cast<double>(Launch) / 120.0));
-      double A = static_cast<double>(First) / N;
-      double B = static_cast<double>(First + Groups) / N;
-      // Integral over [A, B] of 1 + 4 exp(-((u - Center) / Width)^2), in groups.
-      double Bump = 4.0 * Width * std::sqrt(Pi) / 2.0 *
-                    (std::erf((B - Center) / Width) - std::erf((A - Center) / Width));
-      return N * ((B - A) + Bump) * Unit / Speed;
-    };
-  };
-  S.Devices.push_back({"fast", Heavy(2.0), {}});
-  S.Devices.push_back({"slow", Heavy(1.0), {}});
+  S.Devices.push_back({"fast", movingHeavyRegion(S.NumGroups, 2.0, 120), {}});
+  S.Devices.push_back({"slow", movingHeavyRegion(S.NumGroups, 1.0, 120), {}});
   return S;
 }
 
