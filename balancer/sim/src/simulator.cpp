@@ -113,6 +113,19 @@ Optimum bestSingle(const Scenario &S, std::uint64_t Launch) {
   return Best;
 }
 
+double aloneMakespan(const Scenario &S, std::size_t Device, std::uint64_t Launch) {
+  std::vector<std::uint64_t> Groups(S.Devices.size(), 0);
+  Groups[Device] = S.NumGroups;
+  return makespan(S, Groups, Launch);
+}
+
+double idealMakespan(const Scenario &S, std::uint64_t Launch) {
+  double Rate = 0.0;
+  for (std::size_t I = 0; I < S.Devices.size(); ++I)
+    Rate += 1.0 / aloneMakespan(S, I, Launch);
+  return 1.0 / Rate;
+}
+
 Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
   Run R;
   std::mt19937 Random(S.Seed);
@@ -127,7 +140,7 @@ Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
   std::vector<std::vector<bool>> Holds(
       S.Devices.size(), std::vector<bool>(S.MigrationPerGroup > 0.0 ? S.NumGroups : 0, false));
   for (unsigned L = 0; L < Launches; ++L) {
-    Split P = B.propose(Key, S.NumGroups, S.Devices.size(), {}, S.SeparateHardware);
+    Split P = B.propose(Key, S.NumGroups, S.Devices.size(), S.FirstWeights, S.SeparateHardware);
     LaunchRecord Record;
     Record.Launch = L;
     Record.Purpose = P.Purpose;
@@ -239,6 +252,35 @@ double meanOverOptimum(const Run &R, unsigned From, unsigned To) {
 
 double meanOverSingle(const Run &R, unsigned From, unsigned To) {
   return meanRatio(R, From, To, [](const LaunchRecord &L) { return L.SingleMakespan; });
+}
+
+ScalingFigures scalingFigures(const Scenario &S, const Run &R, std::size_t Reference, unsigned From,
+                              unsigned To, double Tolerance) {
+  double ReferenceSum = 0.0;
+  double IdealSum = 0.0;
+  double MakespanSum = 0.0;
+  double OverIdealSum = 0.0;
+  unsigned Within = 0;
+  unsigned Count = 0;
+  for (std::size_t K = From; K < R.Launches.size() && K < To; ++K) {
+    const LaunchRecord &Record = R.Launches[K];
+    double Ideal = idealMakespan(S, Record.Launch);
+    ReferenceSum += aloneMakespan(S, Reference, Record.Launch);
+    IdealSum += Ideal;
+    MakespanSum += Record.TrueMakespan;
+    OverIdealSum += Record.TrueMakespan / Ideal;
+    Within += within(Record, Tolerance);
+    ++Count;
+  }
+  ScalingFigures Figures;
+  if (Count == 0)
+    return Figures;
+  Figures.MeanOverIdeal = OverIdealSum / Count;
+  Figures.Speedup = ReferenceSum / MakespanSum;
+  Figures.Capacity = ReferenceSum / IdealSum;
+  Figures.Efficiency = Figures.Speedup / Figures.Capacity;
+  Figures.WithinTolerance = static_cast<double>(Within) / Count;
+  return Figures;
 }
 
 } // namespace libsplit::balancer::sim

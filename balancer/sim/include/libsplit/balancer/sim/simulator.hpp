@@ -46,6 +46,9 @@ struct Scenario {
   std::uint32_t Seed = 1;
   bool TimeVarying = false;      // the optimum differs from launch to launch
   bool SeparateHardware = false; // told to the balancer (Balancer::propose)
+  // Passed to Balancer::propose as the first split's weights; empty: equal shares. The runtime
+  // passes 1 for devices of the app's device's type and 0 for the others.
+  std::vector<double> FirstWeights;
 };
 
 // Noise-free time of the slowest device; Groups in device order, slices contiguous from 0.
@@ -67,6 +70,13 @@ Optimum optimumByBisection(const Scenario &S, std::uint64_t Launch);
 
 // The fastest device alone.
 Optimum bestSingle(const Scenario &S, std::uint64_t Launch);
+
+// Noise-free time of device Device running every group alone.
+double aloneMakespan(const Scenario &S, std::size_t Device, std::uint64_t Launch);
+
+// 1 / sum_i (1 / T_i), T_i each device's time alone: the makespan if work were divisible at no
+// cost. Below the optimum when groups are few (rounding) or devices pay fixed costs per launch.
+double idealMakespan(const Scenario &S, std::uint64_t Launch);
 
 struct LaunchRecord {
   std::uint64_t Launch = 0;
@@ -103,5 +113,17 @@ unsigned probes(const Run &R, unsigned From, unsigned To);
 // Mean over [From, To) of true makespan / reference (the optimum, or the best single device).
 double meanOverOptimum(const Run &R, unsigned From, unsigned To);
 double meanOverSingle(const Run &R, unsigned From, unsigned To);
+
+// How a run scales against one device (Reference, a GPU) over launches [From, To), probes
+// included: they are part of what the steady state costs.
+struct ScalingFigures {
+  double MeanOverIdeal = 0.0;   // mean of true makespan / idealMakespan
+  double Speedup = 0.0;         // sum of Reference's times alone / sum of true makespans
+  double Capacity = 0.0;        // sum of Reference's times alone / sum of ideal makespans
+  double Efficiency = 0.0;      // Speedup / Capacity
+  double WithinTolerance = 0.0; // fraction of launches within (1 + Tolerance) of the optimum
+};
+ScalingFigures scalingFigures(const Scenario &S, const Run &R, std::size_t Reference, unsigned From,
+                              unsigned To, double Tolerance = 0.05);
 
 } // namespace libsplit::balancer::sim
