@@ -153,6 +153,112 @@ Scenario withSharedNoise(Scenario S, double Shared, double Own, std::uint32_t Se
   return S;
 }
 
+// A GPU's transfer per launch whatever its slice: a small argument write and result read over
+// PCIe, about 10 us of latency each.
+constexpr double GpuLaunchTransferSeconds = 20e-6;
+// A CPU's kernel start per launch whatever its slice: PoCL's pthread driver waking its workers.
+constexpr double CpuLaunchStartSeconds = 50e-6;
+// A CPU's time per group over a GPU's, near the fastest ratio the runs in bench/results showed
+// (most CPUs were far slower, and then worth no share at all). Its ideal share beside 8 GPUs,
+// 1 / (8 x 20 + 1) = 0.62%, stays above DropShare (0.5%), so the CPU is a ninth device worth
+// keeping, if barely; from 25x on it would not be.
+constexpr double CpuSlowdown = 20.0;
+
+static TimeModel plusFixed(TimeModel Model, double Seconds) {
+  return [Model = std::move(Model), Seconds](std::uint64_t Groups, std::uint64_t First,
+                                             std::uint64_t Launch) {
+    return Groups ? Model(Groups, First, Launch) + Seconds : 0.0;
+  };
+}
+
+Scenario gpuFleet(const std::string &Name, const GpuFleet &Fleet) {
+  Scenario S;
+  S.Name = Name;
+  S.NumGroups = Fleet.NumGroups;
+  S.TimeVarying = Fleet.DriftPeriod > 0;
+  // Only the CPU shares hardware with anything (the host), and with no other device.
+  S.SeparateHardware = true;
+  // Speed 1 runs a group in Unit: a GPU runs ScalingGroups units whatever the group count.
+  double GroupScale = static_cast<double>(Fleet.NumGroups) / static_cast<double>(ScalingGroups);
+  auto kernel = [&](double Speed) {
+    return Fleet.DriftPeriod > 0
+               ? movingHeavyRegion(Fleet.NumGroups, Speed * GroupScale, Fleet.DriftPeriod)
+               : linear(Speed * GroupScale);
+  };
+  for (unsigned I = 0; I < Fleet.Gpus; ++I) {
+    double Speed = I + 1 == Fleet.Gpus ? Fleet.LastGpuSpeed : 1.0;
+    S.Devices.push_back(
+        {"gpu" + std::to_string(I), kernel(Speed), fixedTransfer(GpuLaunchTransferSeconds)});
+    S.FirstWeights.push_back(1.0);
+  }
+  if (Fleet.WithCpu) {
+    S.Devices.push_back({"cpu", plusFixed(kernel(1.0 / CpuSlowdown), CpuLaunchStartSeconds), {}});
+    S.FirstWeights.push_back(0.0);
+  }
+  if (!Fleet.FirstSplitByType)
+    S.FirstWeights.clear();
+  return S;
+}
+
+std::vector<ScalingCase> scalingCatalog() {
+  auto fleet = [](const std::string &Name, const GpuFleet &Fleet) {
+    return ScalingCase{gpuFleet(Name, Fleet), Fleet.Gpus, 0};
+  };
+  GpuFleet Eight;
+  GpuFleet EightCpu;
+  EightCpu.WithCpu = true;
+  GpuFleet EightSlow;
+  EightSlow.LastGpuSpeed = 0.7;
+  GpuFleet EightCpuDrift = EightCpu;
+  EightCpuDrift.DriftPeriod = 120;
+  // The issue's case: 8 GPUs, one 30% slower, a CPU and a drifting load.
+  GpuFleet Issue = EightCpuDrift;
+  Issue.LastGpuSpeed = 0.7;
+  // Five times slower: the heavy region crosses a GPU's slice in about 50 launches, not 10.
+  GpuFleet IssueSlowDrift = Issue;
+  IssueSlowDrift.DriftPeriod = 600;
+  GpuFleet IssueEqualStart = Issue;
+  IssueEqualStart.FirstSplitByType = false;
+  GpuFleet EightCpuEqualStart = EightCpu;
+  EightCpuEqualStart.FirstSplitByType = false;
+  GpuFleet EightCpuSlow = EightCpu;
+  EightCpuSlow.LastGpuSpeed = 0.7;
+  // Few groups: 32 or 8 per GPU, where one group is 3% or 12% of a GPU's slice.
+  GpuFleet Groups256 = EightCpuSlow;
+  Groups256.NumGroups = 256;
+  GpuFleet Groups64 = EightCpuSlow;
+  Groups64.NumGroups = 64;
+  GpuFleet Groups64Equal = Groups64;
+  Groups64Equal.FirstSplitByType = false;
+
+  std::vector<ScalingCase> Cases;
+  for (unsigned Gpus : {1u, 2u, 4u}) {
+    GpuFleet Fleet;
+    Fleet.Gpus = Gpus;
+    Cases.push_back(fleet("gpus" + std::to_string(Gpus), Fleet));
+  }
+  Cases.push_back(fleet("gpus8", Eight));
+  Cases.push_back(fleet("gpus8+cpu", EightCpu));
+  Cases.push_back(fleet("gpus8+cpu-equal-start", EightCpuEqualStart));
+  Cases.push_back(fleet("gpus8-slow", EightSlow));
+  Cases.push_back(fleet("gpus8+cpu-slow", EightCpuSlow));
+  Cases.push_back(fleet("gpus8+cpu-drift", EightCpuDrift));
+  Cases.push_back(fleet("gpus8+cpu-slow-drift", Issue));
+  Cases.push_back(fleet("gpus8+cpu-slow-drift-equal-start", IssueEqualStart));
+  Cases.push_back(fleet("gpus8+cpu-slow-drift600", IssueSlowDrift));
+  // A GPU's kernel times repeat within a few percent; 10% is the catalog's harsh case.
+  ScalingCase Noisy = fleet("gpus8+cpu-slow-drift", Issue);
+  Noisy.Case = withNoise(Noisy.Case, 0.03, 3);
+  Cases.push_back(Noisy);
+  ScalingCase VeryNoisy = fleet("gpus8+cpu-slow", EightCpuSlow);
+  VeryNoisy.Case = withNoise(VeryNoisy.Case, 0.10, 7);
+  Cases.push_back(VeryNoisy);
+  Cases.push_back(fleet("gpus8+cpu-slow-g256", Groups256));
+  Cases.push_back(fleet("gpus8+cpu-slow-g64", Groups64));
+  Cases.push_back(fleet("gpus8+cpu-slow-g64-equal-start", Groups64Equal));
+  return Cases;
+}
+
 std::vector<Scenario> catalog() {
   return {linearRatios("linear-2:1", {2, 1}),
           linearRatios("linear-4:2:1", {4, 2, 1}),

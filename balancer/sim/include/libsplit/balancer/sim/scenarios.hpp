@@ -55,4 +55,37 @@ Scenario withSharedNoise(Scenario S, double Shared, double Own, std::uint32_t Se
 // Every case above with its canonical parameters, for the tests and the table tool.
 std::vector<Scenario> catalog();
 
+// Scaling to many GPUs: identical GPUs, optionally a CPU, one slower GPU, a drifting load.
+// Whatever the group count, one GPU runs the whole NDRange in ScalingGroups units (an EP-like
+// compute-bound launch of about 41 ms), so that fewer groups only make each group bigger.
+inline constexpr std::uint64_t ScalingGroups = 4096;
+
+struct GpuFleet {
+  unsigned Gpus = 8;
+  bool WithCpu = false;      // a CPU after the GPUs
+  double LastGpuSpeed = 1.0; // the last GPU's speed relative to the others (0.7: 30% slower)
+  // Launches per back and forth of N-body's heavy region along the groups (nbodyDrift: 120);
+  // 0: every group costs the same, at every launch.
+  double DriftPeriod = 0;
+  std::uint64_t NumGroups = ScalingGroups;
+  // The runtime's default first split (by device type: the GPUs, not the CPU); false: equal
+  // shares on every device, the paper's start.
+  bool FirstSplitByType = true;
+};
+
+// The fleet's devices, named gpu0... and cpu. Every GPU pays a fixed per-launch transfer and the
+// CPU a fixed start per launch (see scenarios.cpp for the figures and why).
+Scenario gpuFleet(const std::string &Name, const GpuFleet &Fleet);
+
+struct ScalingCase {
+  Scenario Case;
+  unsigned Gpus = 0;
+  std::size_t ReferenceGpu = 0; // speedups are over this GPU alone
+};
+
+// The scaling cases (1 to 8 GPUs, a CPU, a slower GPU, drift, noise, few groups). Kept apart from
+// catalog(): its tests hold every case to properties (2% of the best single device over launches
+// 100-400) that a drifting load over nine devices is not meant to meet.
+std::vector<ScalingCase> scalingCatalog();
+
 } // namespace libsplit::balancer::sim
