@@ -487,14 +487,23 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
       RT.recorder().wanted() || RT.timeline().enabled() || RT.log().enabled(config::LogLevel::Info))
     return false;
   // A kernel's first launch, and one measured long enough, may run in chunks while the split
-  // devices open (chunkWhileOpening): not here.
-  if (OneDevice && !C.splitDevicesOpen() && C.chunksWhileOpening() && fillsDevice(Q.exec(), R)) {
+  // devices open (chunkWhileOpening): not here. A launch behind its kernel's first, still running
+  // on the queue's executor, waits a little for it (beginDirect) rather than joining the queue:
+  // queued, it and every launch after it would go through the executor while the app launches
+  // faster than the executor runs them (a loop of short kernels, to its end). It is decided
+  // again once the first one has been measured.
+  const bool MayChunk =
+      OneDevice && !C.splitDevicesOpen() && C.chunksWhileOpening() && fillsDevice(Q.exec(), R);
+  auto chunks = [&] {
     const double PerItem = K.chunkedSecondsPerItem();
-    if (PerItem == 0.0 || (PerItem > 0.0 && PerItem * workItems(R) >= C.openAfterSeconds()))
-      return false;
-  }
+    return PerItem > 0.0 && PerItem * workItems(R) >= C.openAfterSeconds();
+  };
+  if (MayChunk && ((K.chunkedSecondsPerItem() == 0.0 && K.claimFirstLaunch()) || chunks()))
+    return false;
   ExecDevice &Device = Q.exec();
   auto Start = [&](cl_int &Error, std::vector<KernelArg> &Kept) {
+    if (MayChunk && chunks())
+      return false;
     std::lock_guard<std::mutex> DataLock(C.dataLock());
     // Every byte already on the device (or never written): nothing moves.
     for (const KernelArg &A : R.Args)

@@ -113,6 +113,9 @@ public:
   void noteChunkedSecondsPerItem(double Seconds) {
     ChunkedSecondsPerItem.store(Seconds, std::memory_order_relaxed);
   }
+  // True for the first caller only: the launch that runs first (in chunks, on the queue's
+  // executor), the one the next launches wait for before their own is decided.
+  bool claimFirstLaunch() { return !FirstLaunchClaimed.exchange(true, std::memory_order_relaxed); }
 
   // Why this kernel cannot split (empty if it can) and its split facts.
   // Kept while the program's factsGeneration stays the same.
@@ -164,6 +167,7 @@ private:
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;
   std::atomic<bool> LeftRunning{false};
   std::atomic<double> ChunkedSecondsPerItem{0.0};
+  std::atomic<bool> FirstLaunchClaimed{false};
   std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards;                          // under Mutex
   mutable std::vector<std::pair<cl_device_id, std::array<size_t, 3>>> RequiredSizes; // Mutex
 };
