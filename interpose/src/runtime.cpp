@@ -72,6 +72,7 @@ void Runtime::backgroundDone() {
 
 void Runtime::finish() {
   {
+    const ScopedSpan Shown(*Spans, callingThreadTrack(), "exit: background work");
     std::unique_lock<std::mutex> Lock(BackgroundMutex);
     BackgroundIdle.wait(Lock, [this] { return Background == 0; });
   }

@@ -543,6 +543,12 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
   const auto Start =
       RunsHere ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   {
+    // The driver's own time for it: its first launch of a kernel loads (or compiles) its code.
+    Timeline &Spans = runtime().timeline();
+    const std::optional<ScopedSpan> Shown =
+        Spans.enabled()
+            ? std::make_optional<ScopedSpan>(Spans, callingThreadTrack(), "real enqueue")
+            : std::nullopt;
     std::lock_guard<std::mutex> Lock(*Device.KernelEnqueueLock);
     Error = Real.clEnqueueNDRangeKernel(Device.RealQueue, Kernel, WorkDim, Offset, Global, Local, 0,
                                         nullptr, Done);

@@ -38,6 +38,7 @@ void Program::joinLaterBuild() {
 cl_int Program::build(const std::vector<cl_device_id> &RealDevices, const char *Options) {
   const RealApi &Real = runtime().real();
   const auto Start = std::chrono::steady_clock::now();
+  const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(), "build (the app's program)");
   const cl_int Result = Real.clBuildProgram(OriginalReal, static_cast<cl_uint>(RealDevices.size()),
                                             RealDevices.empty() ? nullptr : RealDevices.data(),
                                             Options, nullptr, nullptr);
@@ -116,9 +117,12 @@ void Program::buildOn(cl_context RealContext, const std::vector<cl_device_id> &I
     cl_program P = Real.clCreateProgramWithSource(RealContext, 1, &Text, nullptr, &Error);
     // With argument information: the merge of a split's writes reads the element types there.
     const std::string WithArgInfo = Options + " -cl-kernel-arg-info";
-    if (P)
+    if (P) {
+      const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(),
+                             "build (partition-ready program)");
       Error = Real.clBuildProgram(P, static_cast<cl_uint>(For.size()), For.data(),
                                   WithArgInfo.c_str(), nullptr, nullptr);
+    }
     if (Error == CL_SUCCESS)
       return P;
     size_t Size = 0;
@@ -188,7 +192,10 @@ void Program::buildSplitVariant(const std::string &Options) {
   if (Sources.empty())
     return unavailable("the program was not created from source (a binary libsplit did not "
                        "record, IL, or clCompileProgram/clLinkProgram)");
-  CompiledProgram Result = compileForSplitting(Sources, Options);
+  CompiledProgram Result = [&] {
+    const ScopedSpan Shown(RT.timeline(), callingThreadTrack(), "libsplit-cc");
+    return compileForSplitting(Sources, Options);
+  }();
   if (!Result.Ok) {
     RT.log().warn("program's kernels run unsplit: ", Result.Error);
     return unavailable(Result.Error);
