@@ -1,5 +1,9 @@
 #include "device_worker.hpp"
 #include "thread_name.hpp"
+#include "timeline.hpp"
+
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace libsplit {
 
@@ -60,6 +64,7 @@ void DeviceWorker::runHere(const std::function<void()> &Job) {
 
 void DeviceWorker::loop() {
   nameThisThread("libsplit-device");
+  nameCallingThreadTrack("device worker " + std::to_string(::syscall(SYS_gettid)));
   for (;;) {
     Posted Next;
     {

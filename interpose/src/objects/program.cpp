@@ -7,6 +7,9 @@
 #include <chrono>
 #include <utility>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 namespace libsplit {
 
 Program::Program(std::shared_ptr<Context> Owner, cl_program OriginalReal,
@@ -262,6 +265,7 @@ void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string
   runtime().backgroundStarted();
   LaterBuild = std::thread([this, Later = std::move(Later), Options] {
     nameThisThread("libsplit-build");
+    nameCallingThreadTrack("libsplit build " + std::to_string(::syscall(SYS_gettid)));
     cl_int Error = CL_SUCCESS;
     std::string Log;
     // Started by a launch that may split: the devices are open by then (one that failed to
