@@ -72,7 +72,9 @@ void Runtime::backgroundDone() {
 
 void Runtime::finish() {
   {
-    const ScopedSpan Shown(*Spans, callingThreadTrack(), "exit: background work");
+    // On a track of its own: at exit, the thread's own name (thread-local) may be gone already.
+    const std::string Track = "libsplit exit";
+    const ScopedSpan Shown(*Spans, Track, "background work");
     std::unique_lock<std::mutex> Lock(BackgroundMutex);
     BackgroundIdle.wait(Lock, [this] { return Background == 0; });
   }
