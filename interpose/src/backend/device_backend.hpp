@@ -1,5 +1,6 @@
-// What libsplit's buffers ask of a device below them: memory objects, and copies between those
-// and host memory, each on one device's in-order queue (commands run in the order enqueued).
+// What libsplit's buffers ask of a device below them: memory objects, copies between those and
+// host memory, and between two devices' buffers of one context, each on one device's in-order
+// queue (commands run in the order enqueued).
 // RealBackend runs them with the real OpenCL implementation; the unit tests of the buffers run
 // them on host memory (tests/unit/memory/fake_backend.hpp), so that which bytes go where, and
 // whether the right ones arrive, is tested without a device.
@@ -8,6 +9,7 @@
 #include "opencl.hpp"
 
 #include <cstddef>
+#include <vector>
 
 namespace libsplit {
 
@@ -30,6 +32,15 @@ public:
   // [Offset, Offset + Bytes) of Source into host memory Into, the same way.
   virtual cl_int read(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
                       std::size_t Bytes, void *Into) = 0;
+  // [SourceOffset, SourceOffset + Bytes) of Source into Target at TargetOffset, enqueued on
+  // Queue to start once every event of After has completed. Source may be the buffer of another
+  // device of Queue's context: the bytes then go device to device, not through the host.
+  virtual cl_int copy(cl_command_queue Queue, cl_mem Source, std::size_t SourceOffset,
+                      cl_mem Target, std::size_t TargetOffset, std::size_t Bytes,
+                      const std::vector<cl_event> &After) = 0;
+  // Done: an event that completes once every command enqueued on Queue so far has ended.
+  virtual cl_int marker(cl_command_queue Queue, cl_event &Done) = 0;
+  virtual void releaseEvent(cl_event Event) = 0;
   // Returns once every command enqueued on Queue so far has ended.
   virtual cl_int finish(cl_command_queue Queue) = 0;
 };

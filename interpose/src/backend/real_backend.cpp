@@ -27,6 +27,24 @@ cl_int RealBackend::read(cl_command_queue Queue, cl_mem Source, bool Blocking, s
                                  0, nullptr, nullptr);
 }
 
+cl_int RealBackend::copy(cl_command_queue Queue, cl_mem Source, std::size_t SourceOffset,
+                         cl_mem Target, std::size_t TargetOffset, std::size_t Bytes,
+                         const std::vector<cl_event> &After) {
+  return Api.clEnqueueCopyBuffer(Queue, Source, Target, SourceOffset, TargetOffset, Bytes,
+                                 static_cast<cl_uint>(After.size()),
+                                 After.empty() ? nullptr : After.data(), nullptr);
+}
+
+cl_int RealBackend::marker(cl_command_queue Queue, cl_event &Done) {
+  const cl_int Error = Api.clEnqueueMarkerWithWaitList(Queue, 0, nullptr, &Done);
+  // A marker is not flushed by itself: another queue's command waiting on it might wait for ever.
+  if (Error == CL_SUCCESS)
+    Api.clFlush(Queue);
+  return Error;
+}
+
+void RealBackend::releaseEvent(cl_event Event) { Api.clReleaseEvent(Event); }
+
 cl_int RealBackend::finish(cl_command_queue Queue) { return Api.clFinish(Queue); }
 
 } // namespace libsplit

@@ -38,6 +38,10 @@ struct BufferPlan {
   std::vector<RangeSet> Need;       // per slice: bytes that must be valid before it runs
   std::vector<RangeSet> Write;      // per slice: bytes it may write
   std::vector<RangeSet> Missing;    // per slice: Need minus what is already valid there
+  // per slice: the part of Missing copied from another device of its real context
+  // (LIBSPLIT_PEER_COPY), and the rest, sent from the host
+  std::vector<std::vector<Buffer::PeerPart>> FromPeers;
+  std::vector<RangeSet> FromHost;
 };
 
 // The buffer's own bytes, in root coordinates.

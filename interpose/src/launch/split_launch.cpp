@@ -85,10 +85,24 @@ cl_int runSplit(SplitLaunch &L) {
   std::vector<cl_event> Running(Slices.size(), nullptr);
   std::vector<Clock::time_point> KernelStarts(Slices.size());
   const auto LaunchStart = Clock::now();
-  // 1. Bring to the host whatever some device lacks and only another device holds.
+  // 1. Bring to the host whatever some device lacks and only another device holds, unless that
+  //    device shares the lacking one's real context: then it goes device to device in step 2,
+  //    behind a marker of the holder's queue (the host waits for nothing).
+  std::map<ExecDevice *, cl_event> PeerDone;
+  DeviceBackend &Backend = C.services().Backend;
+  struct ReleaseMarkers {
+    std::map<ExecDevice *, cl_event> &Events;
+    DeviceBackend &Backend;
+    ~ReleaseMarkers() {
+      for (auto &[Device, Event] : Events)
+        Backend.releaseEvent(Event);
+    }
+  } Markers{PeerDone, Backend};
   for (auto &[Root, P] : Plans) {
     RangeSet ToHost;
     P.Missing.resize(Slices.size());
+    P.FromPeers.assign(Slices.size(), {});
+    P.FromHost.resize(Slices.size());
     for (size_t I = 0; I < Slices.size(); ++I) {
       P.Missing[I] = Root->missingOn(Slices[I].Device->Index, P.Need[I]);
       // Undefined contents need not travel (a merge, though, compares against the host's copy,
@@ -97,7 +111,18 @@ cl_int runSplit(SplitLaunch &L) {
         Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
         P.Missing[I].clear();
       }
-      ToHost.add(P.Missing[I]);
+      P.FromHost[I] = P.Missing[I];
+      if (RT.config().PeerCopy && !P.Merge && !P.Missing[I].empty())
+        for (Buffer::PeerPart &Part : Root->peerParts(*Slices[I].Device, P.Missing[I])) {
+          cl_event &Done = PeerDone[Part.Peer];
+          if (!Done && Backend.marker(Part.Peer->RealQueue, Done) != CL_SUCCESS) {
+            PeerDone.erase(Part.Peer);
+            continue; // through the host, then
+          }
+          P.FromHost[I].subtract(Part.Ranges);
+          P.FromPeers[I].push_back(std::move(Part));
+        }
+      ToHost.add(P.FromHost[I]);
     }
     // A merge compares against a snapshot of the host copy itself: deferred bytes come in.
     if (P.Merge)
@@ -129,9 +154,15 @@ cl_int runSplit(SplitLaunch &L) {
         {&Device, [&, I]() -> cl_int {
            Slice &Mine = Slices[I];
            const auto PushStart = Clock::now();
-           for (auto &[Root, P] : Plans)
-             if (cl_int E = Root->pushOnWorker(Device, P.Missing[I]); E != CL_SUCCESS)
+           for (auto &[Root, P] : Plans) {
+             if (cl_int E = Root->pushOnWorker(Device, P.FromHost[I]); E != CL_SUCCESS)
                return E;
+             for (const Buffer::PeerPart &Part : P.FromPeers[I])
+               if (cl_int E = Root->copyFromPeerOnWorker(Device, *Part.Peer, Part.Ranges,
+                                                         PeerDone.at(Part.Peer));
+                   E != CL_SUCCESS)
+                 return E;
+           }
            Mine.TransferSeconds += secondsSince(PushStart);
            if (Mine.BytesIn)
              runtime().timeline().span(Device.Name, "transfer in", PushStart, Clock::now());

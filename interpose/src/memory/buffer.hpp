@@ -75,6 +75,19 @@ public:
   cl_int holdOnHost(const RangeSet &Wanted);
   // Runs on the device's worker: writes host data of Ranges into the device copy.
   cl_int pushOnWorker(ExecDevice &Device, const RangeSet &Ranges);
+  // Of Missing (root coordinates), the bytes only devices hold (not the host) that another
+  // device of Device's real context holds, by that device: a launch copies them device to device
+  // (copyFromPeerOnWorker) instead of through the host. Root buffers.
+  struct PeerPart {
+    ExecDevice *Peer;
+    RangeSet Ranges;
+  };
+  std::vector<PeerPart> peerParts(const ExecDevice &Device, const RangeSet &Missing);
+  // Runs on Device's worker: enqueues on its queue the copies of Ranges from Peer's copy into
+  // Device's, to start once PeerDone (an event of Peer's queue: what wrote them there) has
+  // completed. The caller marks them valid on Device once enqueued.
+  cl_int copyFromPeerOnWorker(ExecDevice &Device, ExecDevice &Peer, const RangeSet &Ranges,
+                              cl_event PeerDone);
   void markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOnHost(const RangeSet &Ranges);

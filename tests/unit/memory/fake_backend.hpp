@@ -5,6 +5,8 @@
 // checks what a real implementation would refuse (a queue of one device used with another's
 // buffer, a region out of bounds), counts the bytes each device sent and received, and fails a
 // chosen command with a chosen error. Device workers call it at once: one lock keeps it whole.
+// Devices have a context each, or share one (SharedContext: two GPUs of one platform, whose
+// buffers copy device to device).
 #pragma once
 
 #include "device_backend.hpp"
@@ -21,7 +23,7 @@ namespace libsplit::testing {
 
 class FakeBackend final : public DeviceBackend {
 public:
-  explicit FakeBackend(std::size_t Devices);
+  explicit FakeBackend(std::size_t Devices, bool SharedContext = false);
 
   // The handles a device's ExecDevice carries.
   cl_context contextOf(std::size_t Device);
@@ -29,10 +31,12 @@ public:
 
   // A device's copy of a buffer, as a kernel there reads and changes it (its queue finished).
   std::uint8_t *bytesOf(cl_mem Memory);
-  std::size_t deviceOf(cl_mem Memory) const;
 
   std::uint64_t bytesWrittenTo(std::size_t Device) const;
   std::uint64_t bytesReadFrom(std::size_t Device) const;
+  // Bytes copied into Device's buffers from other buffers (copy()).
+  std::uint64_t bytesCopiedTo(std::size_t Device) const;
+  std::size_t liveEvents() const;
   std::size_t liveBuffers() const;
   // The Nth transfer from now (0: the next write or read) returns Error instead of running.
   void failTransfer(unsigned Nth, cl_int Error);
@@ -46,19 +50,28 @@ public:
                std::size_t Bytes, const void *From) override;
   cl_int read(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
               std::size_t Bytes, void *Into) override;
+  cl_int copy(cl_command_queue Queue, cl_mem Source, std::size_t SourceOffset, cl_mem Target,
+              std::size_t TargetOffset, std::size_t Bytes,
+              const std::vector<cl_event> &After) override;
+  cl_int marker(cl_command_queue Queue, cl_event &Done) override;
+  void releaseEvent(cl_event Event) override;
   cl_int finish(cl_command_queue Queue) override;
 
 private:
   struct Memory {
-    std::size_t Device;
+    std::size_t Context;
     std::shared_ptr<std::vector<std::uint8_t>> Storage; // shared by a buffer and its sub-buffers
     std::size_t Origin, Size;
   };
   struct DeviceState {
-    char Context = 0, Queue = 0; // their addresses are the device's handles
+    std::size_t Context = 0; // its index in Contexts
+    char Queue = 0;          // its address is the device's queue
     std::deque<std::function<void()>> Pending;
   };
   Memory *find(cl_mem Handle);
+  // Checks what every command needs: a queue of the backend, a buffer of its context, a region in
+  // bounds; then the failure asked for, if this is the command.
+  cl_int check(cl_command_queue Queue, cl_mem Handle, std::size_t Offset, std::size_t Bytes);
   std::size_t deviceOfQueue(cl_command_queue Queue) const;
   // Checks a transfer, then runs it at once (Blocking: after the queue's pending commands) or
   // queues it.
@@ -68,8 +81,10 @@ private:
 
   mutable std::mutex Mutex; // every member below; held by each public function
   std::vector<std::unique_ptr<DeviceState>> Devices;
+  std::vector<std::unique_ptr<char>> Contexts; // their addresses are the contexts' handles
+  std::map<cl_event, std::size_t> Events;      // markers not released, by their device
   std::map<cl_mem, std::unique_ptr<Memory>> Buffers;
-  std::vector<std::uint64_t> Written, Read;
+  std::vector<std::uint64_t> Written, Read, Copied;
   unsigned TransfersUntilFailure = 0;
   cl_int Failure = CL_SUCCESS;
 };

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <random>
+#include <tuple>
 
 using namespace libsplit;
 using libsplit::testing::TestHome;
@@ -242,4 +243,59 @@ TEST_CASE("a buffer registers itself alive and releases its device copies when i
   }
   CHECK(Home->Backend.liveBuffers() == 0);
   CHECK(!Home->Live.contains(Handle));
+}
+
+TEST_CASE("bytes another device of the same context holds go device to device, not by the host") {
+  auto Home = std::make_shared<TestHome>(3, config::DeferMode::Copy, true);
+  auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 1024, nullptr);
+  REQUIRE(B->initialize() == CL_SUCCESS);
+  Bytes Truth = pattern(1024, 7);
+  B->write(0, 1024, Truth.data(), Buffer::HostSource::App);
+  // Device 1 writes the first half, device 2 a quarter after it: the host holds neither.
+  for (const auto &[Device, Begin, End] :
+       {std::tuple<std::size_t, std::size_t, std::size_t>{1, 0, 512}, {2, 512, 768}})
+    REQUIRE(runKernel(*Home, *B, Device, RangeSet(Begin, End), RangeSet(Begin, End),
+                      [&, Begin = Begin, End = End](std::uint8_t *Copy) {
+                        for (std::size_t I = Begin; I < End; ++I)
+                          Truth[I] = Copy[I] = static_cast<std::uint8_t>(I * 3);
+                      }) == CL_SUCCESS);
+  const std::uint64_t ReadBefore = Home->Backend.bytesReadFrom(1) + Home->Backend.bytesReadFrom(2);
+
+  ExecDevice &Target = *Home->devices()[0];
+  const std::vector<Buffer::PeerPart> Parts = B->peerParts(Target, RangeSet(0, 1024));
+  REQUIRE(Parts.size() == 2);
+  CHECK(Parts[0].Peer == Home->devices()[1].get());
+  CHECK(Parts[0].Ranges.totalBytes() == 512);
+  CHECK(Parts[1].Peer == Home->devices()[2].get());
+  CHECK(Parts[1].Ranges.totalBytes() == 256); // the last quarter is on the host: not a peer's
+
+  cl_int Result = CL_SUCCESS;
+  Target.Worker->runHere([&] {
+    for (const Buffer::PeerPart &Part : Parts) {
+      cl_event Done = nullptr;
+      REQUIRE(Home->Backend.marker(Part.Peer->RealQueue, Done) == CL_SUCCESS);
+      if (Result == CL_SUCCESS)
+        Result = B->copyFromPeerOnWorker(Target, *Part.Peer, Part.Ranges, Done);
+      Home->Backend.releaseEvent(Done);
+    }
+  });
+  REQUIRE(Result == CL_SUCCESS);
+  for (const Buffer::PeerPart &Part : Parts)
+    B->markValidOn(0, Part.Ranges);
+  CHECK(Home->Backend.bytesCopiedTo(0) == 768);
+  CHECK(Home->Backend.liveEvents() == 0);
+  REQUIRE(runKernel(*Home, *B, 0, RangeSet(0, 1024), RangeSet(), [&](std::uint8_t *Copy) {
+            CHECK(Bytes(Copy, Copy + 1024) == Truth);
+          }) == CL_SUCCESS);
+  CHECK(Home->Backend.bytesReadFrom(1) + Home->Backend.bytesReadFrom(2) == ReadBefore);
+
+  // Devices of separate contexts have no peers.
+  auto Apart = std::make_shared<TestHome>(2);
+  auto C = std::make_shared<Buffer>(Apart, CL_MEM_READ_WRITE, 64, nullptr);
+  REQUIRE(C->initialize() == CL_SUCCESS);
+  const Bytes Some = pattern(64, 1);
+  C->write(0, 64, Some.data(), Buffer::HostSource::App);
+  REQUIRE(runKernel(*Apart, *C, 1, RangeSet(0, 64), RangeSet(0, 64), [](std::uint8_t *) {}) ==
+          CL_SUCCESS);
+  CHECK(C->peerParts(*Apart->devices()[0], RangeSet(0, 64)).empty());
 }

@@ -1,6 +1,7 @@
 // A home for buffers under test: Count execution devices on a FakeBackend, each with its worker
 // thread (as a context's), all of them splitting, and services of the test's own (no trace, no
-// timeline, host writes copied rather than deferred unless told).
+// timeline, host writes copied rather than deferred unless told). SharedContext: the devices
+// share one real context (two GPUs of one platform).
 #pragma once
 
 #include "buffer_home.hpp"
@@ -12,8 +13,9 @@ namespace libsplit::testing {
 
 class TestHome final : public BufferHome {
 public:
-  explicit TestHome(std::size_t Count, config::DeferMode Defer = config::DeferMode::Copy)
-      : Backend(Count), Recorder("", false),
+  explicit TestHome(std::size_t Count, config::DeferMode Defer = config::DeferMode::Copy,
+                    bool SharedContext = false)
+      : Backend(Count, SharedContext), Recorder("", false),
         Spans(""), Services{Backend, Deferred, Defer, Live, Recorder, Spans, Log} {
     for (std::size_t I = 0; I < Count; ++I) {
       auto D = std::make_unique<ExecDevice>();
