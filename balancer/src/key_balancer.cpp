@@ -303,11 +303,25 @@ bool KeyBalancer::dropSmallShares(Eigen::VectorXd &Proposed) {
   double Threshold = dropThreshold();
   Eigen::Index Largest = 0;
   Proposed.maxCoeff(&Largest);
+  // The share each active device would have if all finished together at their measured cost
+  // per work-group: a step that overshoots (a secant step on a load that drifts sent a GPU of
+  // eight from a ninth of the groups to none) does not drop a device that this says is worth
+  // its share; it keeps that share instead (dropped, only probes could bring it back).
+  double Speed = 0.0;
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    if (Devices[I].Active && Devices[I].Cost > 0.0)
+      Speed += 1.0 / Devices[I].Cost;
   bool Dropped = false;
   for (std::size_t I = 0; I < Devices.size(); ++I) {
     auto E = static_cast<Eigen::Index>(I);
     if (!Devices[I].Active || E == Largest || Proposed[E] >= Threshold)
       continue;
+    const double Deserved =
+        Devices[I].Cost > 0.0 && Speed > 0.0 ? 1.0 / Devices[I].Cost / Speed : 0.0;
+    if (Deserved >= 2.0 * Threshold) {
+      Proposed[E] = Deserved;
+      continue;
+    }
     Proposed[E] = 0.0;
     Devices[I].Active = false;
     Devices[I].SinceProbe = 0;

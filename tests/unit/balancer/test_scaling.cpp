@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace libsplit::balancer;
 using namespace libsplit::balancer::sim;
 using libsplit::balancer::test::converge;
@@ -92,12 +94,16 @@ TEST_CASE("nine devices under a drifting load fall short of the issue's targets"
   Run FixedPoint = runCase(Issue.Case, Strategy::FixedPoint, Launches);
   Run Broyden = runCase(Issue.Case, Strategy::Broyden, Launches);
   CHECK(meanOverOptimum(FixedPoint, SteadyFrom, Launches) <= 1.35);
-  CHECK(meanOverOptimum(Broyden, SteadyFrom, Launches) <= 1.65);
+  // A device the secant step would drop keeps the share its measured cost deserves: Broyden
+  // no longer loses GPUs to the drift (1.56 over the optimum when it did).
+  CHECK(meanOverOptimum(Broyden, SteadyFrom, Launches) <= 1.40);
   CHECK(
       scalingFigures(Issue.Case, FixedPoint, Issue.ReferenceGpu, SteadyFrom, Launches).Efficiency >=
       0.74);
   CHECK(scalingFigures(Issue.Case, Broyden, Issue.ReferenceGpu, SteadyFrom, Launches).Efficiency >=
-        0.60);
+        0.70);
+  const std::vector<std::uint64_t> &Last = Broyden.Launches.back().Groups;
+  CHECK(std::count_if(Last.begin(), Last.end(), [](std::uint64_t G) { return G > 0; }) >= 8);
 
   // Five times slower, the drift is followed: Broyden's secant pays off there.
   ScalingCase Slow = scalingCase("gpus8+cpu-slow-drift600");
