@@ -1,5 +1,7 @@
 #include "launch.hpp"
 
+#include "peer_copies.hpp"
+
 #include "chunked_launch.hpp"
 #include "split_launch.hpp"
 
@@ -115,14 +117,23 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
       BytesIn += Lacking.totalBytes();
       Missing.emplace_back(A.Mem.get(), std::move(Lacking));
     }
-  for (auto &[B, Ranges] : Missing)
-    if (cl_int Error = B->fetchToHost(Ranges); Error != CL_SUCCESS)
+  // What only another device of its real context holds comes from there (peer_copies.hpp): a
+  // launch back on the app's device after splits takes the other slices' bytes without the
+  // host waiting for them.
+  Runtime &RT = runtime();
+  PeerMarkers Markers(RT.memoryServices().Backend);
+  std::vector<RangeSet> FromHost;
+  std::vector<std::vector<Buffer::PeerPart>> FromPeers;
+  for (auto &[B, Ranges] : Missing) {
+    FromHost.push_back(Ranges);
+    FromPeers.push_back(takePeerParts(*B, Device, FromHost.back(), Markers, RT.config().PeerCopy));
+    if (cl_int Error = B->fetchToHost(FromHost.back()); Error != CL_SUCCESS)
       return Error;
+  }
   // A launch whose time nothing wants (the guard settled and not sampling it, or no guard, no
   // placement, no trace, no event for the app) goes without an event of its own: a profiled event
   // costs NVIDIA's driver about as much host time as the launch (the queue then knows it ended from
   // a later command of the device's queue, or the queue's clFinish).
-  Runtime &RT = runtime();
   const bool Untracked = Pipeline && !R.EventWanted && (!Note || !Note->Launch.Measured) &&
                          Key.empty() && !Fail && !RT.recorder().wanted() &&
                          !RT.timeline().enabled();
@@ -130,8 +141,9 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   auto KernelStart = Clock::now();
   cl_int Result = CL_SUCCESS;
   auto Job = [&] {
-    for (auto &[B, Ranges] : Missing)
-      if ((Result = B->pushOnWorker(Device, Ranges)) != CL_SUCCESS)
+    for (std::size_t I = 0; I < Missing.size(); ++I)
+      if ((Result = Missing[I].first->pushOnWorker(Device, FromHost[I])) != CL_SUCCESS ||
+          (Result = copyPeerParts(*Missing[I].first, Device, FromPeers[I], Markers)) != CL_SUCCESS)
         return;
     cl_kernel Real = K.realWithArgs(Device, Moved, R.Args, Result);
     if (!Real || (Moved && (Result = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS))

@@ -1,5 +1,7 @@
 #include "split_launch.hpp"
 
+#include "peer_copies.hpp"
+
 #include "merge.hpp"
 #include "queue.hpp"
 #include "runtime.hpp"
@@ -88,16 +90,7 @@ cl_int runSplit(SplitLaunch &L) {
   // 1. Bring to the host whatever some device lacks and only another device holds, unless that
   //    device shares the lacking one's real context: then it goes device to device in step 2,
   //    behind a marker of the holder's queue (the host waits for nothing).
-  std::map<ExecDevice *, cl_event> PeerDone;
-  DeviceBackend &Backend = C.services().Backend;
-  struct ReleaseMarkers {
-    std::map<ExecDevice *, cl_event> &Events;
-    DeviceBackend &Backend;
-    ~ReleaseMarkers() {
-      for (auto &[Device, Event] : Events)
-        Backend.releaseEvent(Event);
-    }
-  } Markers{PeerDone, Backend};
+  PeerMarkers Markers(C.services().Backend);
   for (auto &[Root, P] : Plans) {
     RangeSet ToHost;
     P.Missing.resize(Slices.size());
@@ -112,16 +105,8 @@ cl_int runSplit(SplitLaunch &L) {
         P.Missing[I].clear();
       }
       P.FromHost[I] = P.Missing[I];
-      if (RT.config().PeerCopy && !P.Merge && !P.Missing[I].empty())
-        for (Buffer::PeerPart &Part : Root->peerParts(*Slices[I].Device, P.Missing[I])) {
-          cl_event &Done = PeerDone[Part.Peer];
-          if (!Done && Backend.marker(Part.Peer->RealQueue, Done) != CL_SUCCESS) {
-            PeerDone.erase(Part.Peer);
-            continue; // through the host, then
-          }
-          P.FromHost[I].subtract(Part.Ranges);
-          P.FromPeers[I].push_back(std::move(Part));
-        }
+      P.FromPeers[I] = takePeerParts(*Root, *Slices[I].Device, P.FromHost[I], Markers,
+                                     RT.config().PeerCopy && !P.Merge);
       ToHost.add(P.FromHost[I]);
     }
     // A merge compares against a snapshot of the host copy itself: deferred bytes come in.
@@ -157,11 +142,8 @@ cl_int runSplit(SplitLaunch &L) {
            for (auto &[Root, P] : Plans) {
              if (cl_int E = Root->pushOnWorker(Device, P.FromHost[I]); E != CL_SUCCESS)
                return E;
-             for (const Buffer::PeerPart &Part : P.FromPeers[I])
-               if (cl_int E = Root->copyFromPeerOnWorker(Device, *Part.Peer, Part.Ranges,
-                                                         PeerDone.at(Part.Peer));
-                   E != CL_SUCCESS)
-                 return E;
+             if (cl_int E = copyPeerParts(*Root, Device, P.FromPeers[I], Markers); E != CL_SUCCESS)
+               return E;
            }
            Mine.TransferSeconds += secondsSince(PushStart);
            if (Mine.BytesIn)
