@@ -1,5 +1,7 @@
 #include "chunked_launch.hpp"
 
+#include "peer_copies.hpp"
+
 #include "merge.hpp"
 #include "queue.hpp"
 #include "runtime.hpp"
@@ -60,7 +62,11 @@ struct ChunkState {
 struct ChunkJob {
   std::size_t Taker = 0;
   std::size_t FirstGroup = 0, EndGroup = 0;
-  std::vector<std::pair<Buffer *, RangeSet>> Pushes;
+  std::vector<std::pair<Buffer *, RangeSet>> Pushes; // from the host
+  // Per push: what comes straight from another device of the taker's real context, behind
+  // that device's marker (peer_copies.hpp); the markers live as long as the job.
+  std::vector<std::vector<Buffer::PeerPart>> FromPeers;
+  std::shared_ptr<PeerMarkers> Markers;
 };
 
 // On the device's worker: the chunk's bytes in, its kernel, its wait.
@@ -68,9 +74,12 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
   const LaunchRequest &R = *L.R;
   const auto Start = Clock::now();
   cl_int Error = CL_SUCCESS;
-  for (const auto &[Root, Ranges] : Job.Pushes)
-    if ((Error = Root->pushOnWorker(Device, Ranges)) != CL_SUCCESS)
-      break;
+  for (std::size_t I = 0; I < Job.Pushes.size() && Error == CL_SUCCESS; ++I) {
+    Buffer &Root = *Job.Pushes[I].first;
+    if ((Error = Root.pushOnWorker(Device, Job.Pushes[I].second)) == CL_SUCCESS &&
+        !Job.FromPeers[I].empty())
+      Error = copyPeerParts(Root, Device, Job.FromPeers[I], *Job.Markers);
+  }
   const auto Pushed = Clock::now();
   auto Enqueued = Pushed, Ended = Pushed;
   double KernelSeconds = 0.0;
@@ -349,6 +358,10 @@ cl_int runChunked(const ChunkedLaunch &L) {
         if (Missing.empty() || (Root->neverWritten() && !Launch[Root].Merge))
           continue; // undefined contents need not travel
         Bytes += Missing.totalBytes();
+        if (!Job.Markers)
+          Job.Markers = std::make_shared<PeerMarkers>(RT.memoryServices().Backend);
+        Job.FromPeers.push_back(takePeerParts(*Root, *T.Device, Missing, *Job.Markers,
+                                              RT.config().PeerCopy && !Launch[Root].Merge));
         Gathered += Root->missingOnHost(Missing).totalBytes();
         Job.Pushes.emplace_back(Root, std::move(Missing));
       }
@@ -386,8 +399,12 @@ cl_int runChunked(const ChunkedLaunch &L) {
         T.Written[Root].add(P.Write[0]);
       }
       // Valid there from now on: the device's queue runs the push before any later command.
-      for (const auto &[Root, Ranges] : Job.Pushes)
-        Root->markValidOn(T.Device->Index, Ranges);
+      for (std::size_t P = 0; P < Job.Pushes.size(); ++P) {
+        Buffer &Root = *Job.Pushes[P].first;
+        Root.markValidOn(T.Device->Index, Job.Pushes[P].second);
+        for (const Buffer::PeerPart &Part : Job.FromPeers[P])
+          Root.markValidOn(T.Device->Index, Part.Ranges);
+      }
       T.BytesIn += Bytes;
       (T.FromLow ? Lo : Hi) = T.FromLow ? Job.EndGroup : Job.FirstGroup;
       T.Busy = true;
