@@ -5,6 +5,7 @@
 #include "chunked_launch.hpp"
 #include "split_launch.hpp"
 
+#include "cut_choice.hpp"
 #include "launch_plan.hpp"
 #include "launch_report.hpp"
 

@@ -1,11 +1,12 @@
 // A split launch's plan, before anything runs: per root buffer, the bytes each slice needs and
 // may write and whether its writes are merged (by diff, or by combination for atomics), and what
 // the split would move against running whole. It reads the kernel's facts, the launch and the
-// buffers' validity; it makes no OpenCL call and changes nothing.
+// buffers' validity; it makes no OpenCL call and changes nothing, and builds without the runtime
+// (the static library libsplit_plan, unit-tested on a fake backend: tests/unit/plan).
 #pragma once
 
-#include "kernel.hpp"
-#include "launch.hpp"
+#include "kernel_compiler.hpp"
+#include "launch_request.hpp"
 #include "merge.hpp"
 
 #include "libsplit/analysis/evaluator.hpp"
@@ -92,16 +93,5 @@ planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
 // The bytes each slice's device moves for it, priced as priceBytes prices them.
 std::vector<double> bytesPerSlice(const std::map<Buffer *, BufferPlan> &Plans,
                                   const std::vector<Slice> &Slices);
-
-// Data affinity: where the balancer's cut of a two-device split (Slices, Plans) moves much data
-// for its kernel time, other cuts are priced with the bytes each device lacks for its part and
-// the kernel's seconds per work-group on each device, and the cheapest replaces it
-// (planner/affinity.hpp); PlanSeconds: what planning the balancer's cut took, the price of
-// pricing another. Data lock held.
-void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &Facts,
-                      const std::vector<ExecDevice *> &Devices, cl_uint Dim, size_t Groups,
-                      bool Regions, const analysis::NDRange &Range,
-                      const analysis::LaunchArgs &Scalars, std::vector<Slice> &Slices,
-                      std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds);
 
 } // namespace libsplit

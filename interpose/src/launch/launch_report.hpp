@@ -3,6 +3,8 @@
 // launch), the trace and the summary.
 #pragma once
 
+#include "kernel.hpp"
+#include "launch.hpp"
 #include "launch_plan.hpp"
 #include "planning.hpp"
 #include "run_record.hpp"

@@ -1,0 +1,21 @@
+// Data affinity for a split's cut: whether another cut of a two-device split moves less for the
+// balance it gives up (planner/affinity.hpp), from the kernel's history of slices.
+#pragma once
+
+#include "kernel.hpp"
+#include "launch_plan.hpp"
+
+namespace libsplit {
+
+// Data affinity: where the balancer's cut of a two-device split (Slices, Plans) moves much data
+// for its kernel time, other cuts are priced with the bytes each device lacks for its part and
+// the kernel's seconds per work-group on each device, and the cheapest replaces it
+// (planner/affinity.hpp); PlanSeconds: what planning the balancer's cut took, the price of
+// pricing another. Data lock held.
+void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &Facts,
+                      const std::vector<ExecDevice *> &Devices, cl_uint Dim, size_t Groups,
+                      bool Regions, const analysis::NDRange &Range,
+                      const analysis::LaunchArgs &Scalars, std::vector<Slice> &Slices,
+                      std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds);
+
+} // namespace libsplit

@@ -1,0 +1,31 @@
+// A kernel launch as the app asked for it: its NDRange and a snapshot of the arguments.
+#pragma once
+
+#include "kernel_arg.hpp"
+#include "timeline.hpp"
+
+#include "libsplit/planner/split_guard.hpp"
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace libsplit {
+
+struct LaunchRequest {
+  cl_uint WorkDim = 1;
+  std::array<size_t, 3> Global = {1, 1, 1};
+  std::array<size_t, 3> Local = {1, 1, 1};
+  bool LocalGiven = false;
+  std::array<size_t, 3> Offset = {0, 0, 0};
+  std::vector<KernelArg> Args;
+  // The app asked for the launch's event: it may wait for this launch alone, so the launch keeps
+  // a real event of its own (a marker would also wait for the launches queued after it).
+  bool EventWanted = false;
+  // The split guard's decision, where it was made at the app's call (decideAtCall).
+  std::optional<planner::Decision> Decided;
+  // With LIBSPLIT_TIMELINE: the app's call, which each of the launch's kernels points back to.
+  std::optional<Timeline::Call> Called;
+};
+
+} // namespace libsplit

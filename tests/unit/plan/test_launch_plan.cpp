@@ -1,0 +1,155 @@
+// A split's plan on a fake backend: a 1-D three-point stencil (in -> out) cut in two, its
+// regions from a summary as libsplit-cc writes them, the buffers' validity made up per case.
+#include "launch_plan.hpp"
+#include "test_home.hpp"
+
+#include "libsplit/analysis/summary_text.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace libsplit;
+using libsplit::testing::TestHome;
+
+namespace {
+
+constexpr std::size_t Items = 4096, Local = 64, Groups = Items / Local, Bytes = Items * 4;
+
+// out[i] = in[i - 1] + in[i] + in[i + 1] for 0 < i < n - 1.
+const char *const StencilSummary = R"(libsplit-summary 2
+kernel stencil splittable
+arg 0 global - in
+  access read guard gid0 1 (sub arg2 2) bytes (mul (sub gid0 1) 4) (add (mul (add gid0 1) 4) 3)
+arg 1 global - out
+  access write guard gid0 1 (sub arg2 2) bytes (mul gid0 4) (add (mul gid0 4) 3)
+arg 2 scalar u32 n
+end
+)";
+
+struct Stencil {
+  std::shared_ptr<TestHome> Home;
+  std::shared_ptr<Buffer> In, Out;
+  CompiledKernel Facts;
+  LaunchRequest R;
+
+  explicit Stencil(std::size_t Devices) : Home(std::make_shared<TestHome>(Devices)) {
+    analysis::ProgramSummary Program;
+    std::string Error;
+    REQUIRE(analysis::parseSummary(StencilSummary, Program, Error));
+    Facts.Name = "stencil";
+    Facts.AppArgCount = 3;
+    Facts.Splittable = true;
+    Facts.Regions = *Program.find("stencil");
+    In = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, Bytes, nullptr);
+    Out = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, Bytes, nullptr);
+    REQUIRE(In->initialize() == CL_SUCCESS);
+    REQUIRE(Out->initialize() == CL_SUCCESS);
+    const std::vector<std::uint8_t> Zeros(Bytes, 0);
+    In->write(0, Bytes, Zeros.data(), Buffer::HostSource::App);
+    Out->write(0, Bytes, Zeros.data(), Buffer::HostSource::App);
+    R.WorkDim = 1;
+    R.Global = {Items, 1, 1};
+    R.Local = {Local, 1, 1};
+    R.LocalGiven = true;
+    R.Args.resize(3);
+    R.Args[0].What = R.Args[1].What = KernelArg::Kind::Buffer;
+    R.Args[0].Mem = In;
+    R.Args[1].Mem = Out;
+    const std::uint32_t N = Items;
+    const auto *Raw = reinterpret_cast<const std::uint8_t *>(&N);
+    R.Args[2].What = KernelArg::Kind::Bytes;
+    R.Args[2].Value.assign(Raw, Raw + sizeof(N));
+  }
+
+  // Device I runs work-groups [Cuts[I], Cuts[I + 1]).
+  std::vector<Slice> slices(const std::vector<std::size_t> &Cuts) {
+    std::vector<Slice> Out;
+    for (std::size_t I = 0; I + 1 < Cuts.size(); ++I)
+      Out.push_back({Home->devices()[I].get(), Cuts[I], Cuts[I + 1]});
+    return Out;
+  }
+
+  std::map<Buffer *, BufferPlan> plan(const std::vector<Slice> &Slices) {
+    REQUIRE(hasRegions(Facts, R));
+    return planBuffers(Facts, R, Slices, true, ndrangeOf(R), scalarsOf(R), 0);
+  }
+};
+
+} // namespace
+
+TEST_CASE("a stencil's slices need their items and one halo element each side, write their own") {
+  Stencil S(2);
+  const auto Slices = S.slices({0, Groups / 2, Groups});
+  auto Plans = S.plan(Slices);
+  REQUIRE(Plans.size() == 2);
+  const BufferPlan &In = Plans.at(S.In.get()), &Out = Plans.at(S.Out.get());
+  const std::size_t Half = Bytes / 2;
+  CHECK_FALSE(In.Writes);
+  CHECK(In.Need[0].contains(0, Half + 4));
+  CHECK(In.Need[0].totalBytes() == Half + 4); // items 0 .. n/2, the last one the halo
+  CHECK(In.Need[1].contains(Half - 4, Bytes));
+  CHECK(In.Need[1].totalBytes() == Half + 4);
+  CHECK(Out.Writes);
+  CHECK_FALSE(Out.Merge);                       // disjoint writes stay where they were made
+  CHECK(Out.Write[0].totalBytes() == Half - 4); // item 0 is not written
+  CHECK(Out.Write[1].totalBytes() == Half - 4); // nor item n - 1
+  CHECK(Out.Write[0].intersection(Out.Write[1]).empty());
+  CHECK(Out.Need[0].contains(4, Half)); // a written region's old bytes come first (guards)
+}
+
+TEST_CASE("a split prices only what each device lacks, the host round trip counted twice") {
+  Stencil S(2);
+  const auto Slices = S.slices({0, Groups / 2, Groups});
+  ExecDevice &App = *S.Home->devices()[0];
+  const std::size_t Half = Bytes / 2;
+
+  SECTION("everything on the host: each device receives its part, the app's device all") {
+    const planner::PricedBytes Priced = priceBytes(S.plan(Slices), Slices, App, true);
+    CHECK(Priced.Split == double((Half + 4) + (Half - 4))); // in's part, out's written part
+    CHECK(Priced.Whole == double(Bytes + Bytes - 8));       // all of in, out but its ends
+    CHECK(Priced.LargestShare == Approx(0.5));
+  }
+  SECTION("each half already on its device (the split before): only the halos move") {
+    for (Buffer *B : {S.In.get(), S.Out.get()}) {
+      B->wroteOn(0, RangeSet(0, Half));
+      B->wroteOn(1, RangeSet(Half, Bytes));
+    }
+    const auto Plans = S.plan(Slices);
+    // Each halo element lives on the other device only: read back and sent, 8 bytes.
+    CHECK(bytesPerSlice(Plans, Slices) == std::vector<double>{8.0, 8.0});
+    // Whole on the app's device: the other half of both buffers, through the host.
+    CHECK(priceBytes(Plans, Slices, App, true).Whole == double(2 * (Half + Half - 4)));
+  }
+  SECTION("a cut away from where the data is moves what changes hands") {
+    for (Buffer *B : {S.In.get(), S.Out.get()}) {
+      B->wroteOn(0, RangeSet(0, Half));
+      B->wroteOn(1, RangeSet(Half, Bytes));
+    }
+    const auto Shifted = S.slices({0, Groups / 4, Groups});
+    const std::vector<double> Moved = bytesPerSlice(S.plan(Shifted), Shifted);
+    CHECK(Moved[0] == 0.0);         // device 0 needs less than it holds, halo included
+    CHECK(Moved[1] > double(Half)); // device 1 takes a quarter of both buffers, twice counted
+  }
+}
+
+TEST_CASE("one slice writes in place, overlapping writes merge") {
+  Stencil S(3);
+  auto One = S.plan(S.slices({0, Groups}));
+  CHECK_FALSE(One.at(S.Out.get()).Merge);
+  // A summary whose write regions overlap between neighbouring slices must merge.
+  analysis::ProgramSummary Program;
+  std::string Error;
+  REQUIRE(analysis::parseSummary(R"(libsplit-summary 2
+kernel stencil splittable
+arg 0 global - in
+  access read bytes (mul gid0 4) (add (mul gid0 4) 3)
+arg 1 global - out
+  access write bytes (mul (sub gid0 1) 4) (add (mul (add gid0 1) 4) 3)
+arg 2 scalar u32 n
+end
+)",
+                                 Program, Error));
+  S.Facts.Regions = *Program.find("stencil");
+  auto Three = S.plan(S.slices({0, Groups / 3, 2 * Groups / 3, Groups}));
+  CHECK(Three.at(S.Out.get()).Merge);
+  CHECK_FALSE(Three.at(S.In.get()).Writes);
+}
