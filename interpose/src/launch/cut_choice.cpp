@@ -23,7 +23,7 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     planner::CutCandidate C;
     for (const Slice &S : Of)
       C.Groups.push_back(S.EndGroup - S.FirstGroup);
-    C.Bytes = bytesPerSlice(With, Of);
+    C.Bytes = bytesPerSlice(With, Of, runtime().config().PeerCopy);
     return C;
   };
   SliceHistory &History = *K.sliceHistory();

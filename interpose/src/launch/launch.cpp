@@ -724,7 +724,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
             {Devices[I], Groups * I / Devices.size(), Groups * (I + 1) / Devices.size()});
       Plan =
           Guard->decide(Work, priceBytes(planBuffers(*Facts, R, Even, Regions, Range, Scalars, Dim),
-                                         Even, Q.exec(), SeparateHardware));
+                                         Even, Q.exec(), SeparateHardware, RT.config().PeerCopy));
       if (Plan->Launch.Run == planner::Mode::Whole)
         return guardedWhole(*Plan);
     }
@@ -786,7 +786,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // A kernel's first launch, or one that never split: the guard weighs what the split would move
   // (and, once a whole launch was measured, take) against running whole on the app's device.
   if (Guard && !Plan) {
-    Plan = Guard->decide(Work, priceBytes(Plans, Slices, Q.exec(), SeparateHardware));
+    Plan = Guard->decide(
+        Work, priceBytes(Plans, Slices, Q.exec(), SeparateHardware, RT.config().PeerCopy));
     if (Plan->Launch.Run == planner::Mode::Whole)
       return guardedWhole(*Plan);
   }

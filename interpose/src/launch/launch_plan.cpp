@@ -196,19 +196,28 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
 }
 
 namespace {
-double lackingCost(Buffer &Root, const RangeSet &Lacking) {
-  return static_cast<double>(Lacking.totalBytes() + Root.missingOnHost(Lacking).totalBytes());
+// What the bytes To lacks cost: each once, and again those that come through the host (only
+// another device holds them), unless that device shares To's real context and they go device
+// to device (PeerCopy: LIBSPLIT_PEER_COPY, not for a merged buffer).
+double lackingCost(Buffer &Root, const RangeSet &Lacking, const ExecDevice &To, bool PeerCopy) {
+  std::size_t ThroughHost = Root.missingOnHost(Lacking).totalBytes();
+  if (PeerCopy && ThroughHost)
+    for (const Buffer::PeerPart &Part : Root.peerParts(To, Lacking))
+      ThroughHost -= Part.Ranges.totalBytes();
+  return static_cast<double>(Lacking.totalBytes() + ThroughHost);
 }
 } // namespace
 
 std::vector<double> bytesPerSlice(const std::map<Buffer *, BufferPlan> &Plans,
-                                  const std::vector<Slice> &Slices) {
+                                  const std::vector<Slice> &Slices, bool PeerCopy) {
   std::vector<double> PerSlice(Slices.size(), 0.0);
   for (const auto &[Root, P] : Plans) {
     if (Root->neverWritten() && !P.Merge)
       continue; // undefined contents travel nowhere
     for (size_t I = 0; I < Slices.size(); ++I) {
-      PerSlice[I] += lackingCost(*Root, Root->missingOn(Slices[I].Device->Index, P.Need[I]));
+      const ExecDevice &To = *Slices[I].Device;
+      PerSlice[I] +=
+          lackingCost(*Root, Root->missingOn(To.Index, P.Need[I]), To, PeerCopy && !P.Merge);
       if (P.Merge)
         PerSlice[I] += static_cast<double>(P.Write[I].totalBytes());
     }
@@ -218,8 +227,8 @@ std::vector<double> bytesPerSlice(const std::map<Buffer *, BufferPlan> &Plans,
 
 planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
                                 const std::vector<Slice> &Slices, ExecDevice &Home,
-                                bool SeparateHardware) {
-  const std::vector<double> PerSlice = bytesPerSlice(Plans, Slices);
+                                bool SeparateHardware, bool PeerCopy) {
+  const std::vector<double> PerSlice = bytesPerSlice(Plans, Slices, PeerCopy);
   planner::PricedBytes Bytes;
   Bytes.SharedHardware = !SeparateHardware;
   for (const auto &[Root, P] : Plans) {
@@ -228,7 +237,7 @@ planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
     RangeSet All;
     for (size_t I = 0; I < Slices.size(); ++I)
       All.add(P.Need[I]);
-    Bytes.Whole += lackingCost(*Root, Root->missingOn(Home.Index, All));
+    Bytes.Whole += lackingCost(*Root, Root->missingOn(Home.Index, All), Home, PeerCopy);
   }
   for (double B : PerSlice)
     Bytes.Split = std::max(Bytes.Split, B);

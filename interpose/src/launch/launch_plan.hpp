@@ -85,13 +85,14 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
                                            const analysis::LaunchArgs &Scalars, cl_uint Dim);
 
 // What a split would move against running whole on Home (planner::PricedBytes): bytes a device
-// lacks, twice those that only another device holds (they come through the host), plus, for a
-// merged buffer, what each slice sends back.
+// lacks, twice those that only another device holds (they come through the host) unless that
+// device shares the lacking one's real context and PeerCopy (LIBSPLIT_PEER_COPY: they go device
+// to device, once), plus, for a merged buffer, what each slice sends back.
 planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
                                 const std::vector<Slice> &Slices, ExecDevice &Home,
-                                bool SeparateHardware);
+                                bool SeparateHardware, bool PeerCopy = false);
 // The bytes each slice's device moves for it, priced as priceBytes prices them.
 std::vector<double> bytesPerSlice(const std::map<Buffer *, BufferPlan> &Plans,
-                                  const std::vector<Slice> &Slices);
+                                  const std::vector<Slice> &Slices, bool PeerCopy = false);
 
 } // namespace libsplit

@@ -31,7 +31,8 @@ struct Stencil {
   CompiledKernel Facts;
   LaunchRequest R;
 
-  explicit Stencil(std::size_t Devices) : Home(std::make_shared<TestHome>(Devices)) {
+  explicit Stencil(std::size_t Devices, bool SharedContext = false)
+      : Home(std::make_shared<TestHome>(Devices, config::DeferMode::Copy, SharedContext)) {
     analysis::ProgramSummary Program;
     std::string Error;
     REQUIRE(analysis::parseSummary(StencilSummary, Program, Error));
@@ -129,6 +130,21 @@ TEST_CASE("a split prices only what each device lacks, the host round trip count
     CHECK(Moved[0] == 0.0);         // device 0 needs less than it holds, halo included
     CHECK(Moved[1] > double(Half)); // device 1 takes a quarter of both buffers, twice counted
   }
+}
+
+TEST_CASE("bytes a peer of the same context holds are priced once: they go device to device") {
+  Stencil S(2, true);
+  const auto Slices = S.slices({0, Groups / 2, Groups});
+  const std::size_t Half = Bytes / 2;
+  for (Buffer *B : {S.In.get(), S.Out.get()}) {
+    B->wroteOn(0, RangeSet(0, Half));
+    B->wroteOn(1, RangeSet(Half, Bytes));
+  }
+  const auto Plans = S.plan(Slices);
+  CHECK(bytesPerSlice(Plans, Slices, true) == std::vector<double>{4.0, 4.0});
+  CHECK(bytesPerSlice(Plans, Slices, false) == std::vector<double>{8.0, 8.0});
+  ExecDevice &App = *S.Home->devices()[0];
+  CHECK(priceBytes(Plans, Slices, App, true, true).Whole == double(Half + Half - 4));
 }
 
 TEST_CASE("one slice writes in place, overlapping writes merge") {
