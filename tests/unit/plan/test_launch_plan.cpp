@@ -1,6 +1,7 @@
 // A split's plan on a fake backend: a 1-D three-point stencil (in -> out) cut in two, its
 // regions from a summary as libsplit-cc writes them, the buffers' validity made up per case.
 #include "launch_plan.hpp"
+#include "peer_copies.hpp"
 #include "test_home.hpp"
 
 #include "libsplit/analysis/summary_text.hpp"
@@ -168,4 +169,31 @@ end
   auto Three = S.plan(S.slices({0, Groups / 3, 2 * Groups / 3, Groups}));
   CHECK(Three.at(S.Out.get()).Merge);
   CHECK_FALSE(Three.at(S.In.get()).Writes);
+}
+
+TEST_CASE("a launch's peer parts: one marker per holder, released with the launch") {
+  Stencil S(3, true);
+  const std::size_t Half = Bytes / 2;
+  // Device 1 wrote the first half of in, device 2 the second: device 0 takes both from them.
+  S.In->wroteOn(1, RangeSet(0, Half));
+  S.In->wroteOn(2, RangeSet(Half, Bytes));
+  ExecDevice &Target = *S.Home->devices()[0];
+  {
+    PeerMarkers Markers(S.Home->Backend);
+    RangeSet Missing(0, Bytes);
+    RangeSet Off = Missing;
+    CHECK(takePeerParts(*S.In, Target, Off, Markers, false).empty()); // LIBSPLIT_PEER_COPY=0
+    CHECK(Off.totalBytes() == Bytes);
+    const std::vector<Buffer::PeerPart> Parts =
+        takePeerParts(*S.In, Target, Missing, Markers, true);
+    REQUIRE(Parts.size() == 2);
+    CHECK(Missing.empty()); // nothing left for the host to send
+    CHECK(S.Home->Backend.liveEvents() == 2);
+    CHECK(Markers.after(*Parts[0].Peer) == Markers.after(*Parts[0].Peer)); // made once
+    cl_int Result = CL_SUCCESS;
+    Target.Worker->runHere([&] { Result = copyPeerParts(*S.In, Target, Parts, Markers); });
+    REQUIRE(Result == CL_SUCCESS);
+    CHECK(S.Home->Backend.bytesCopiedTo(0) == Bytes);
+  }
+  CHECK(S.Home->Backend.liveEvents() == 0);
 }
