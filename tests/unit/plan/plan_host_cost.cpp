@@ -7,10 +7,8 @@
 //   plan_host_cost [LAUNCHES]
 // CSV: the balancer's strategy (Broyden), devices, launches, us_per_launch (median of five runs),
 // as libsplit-balancer-sim --host-cost writes it (balancer/sim/host_cost_table.py makes a table).
-#include "launch_plan.hpp"
-#include "test_home.hpp"
+#include "stencil_launch.hpp"
 
-#include "libsplit/analysis/summary_text.hpp"
 #include "libsplit/balancer/balancer.hpp"
 
 #include <algorithm>
@@ -22,47 +20,14 @@ using namespace libsplit;
 
 namespace {
 
-constexpr std::size_t Items = 1 << 20, Local = 256, Groups = Items / Local, Bytes = Items * 4;
-
-const char *const StencilSummary = R"(libsplit-summary 2
-kernel stencil splittable
-arg 0 global - in
-  access read guard gid0 1 (sub arg2 2) bytes (mul (sub gid0 1) 4) (add (mul (add gid0 1) 4) 3)
-arg 1 global - out
-  access write guard gid0 1 (sub arg2 2) bytes (mul gid0 4) (add (mul gid0 4) 3)
-arg 2 scalar u32 n
-end
-)";
+constexpr std::size_t Items = 1 << 20, Local = 256;
 
 double microsPerLaunch(std::size_t Devices, unsigned Launches) {
-  auto Home = std::make_shared<testing::TestHome>(Devices);
-  analysis::ProgramSummary Program;
-  std::string Error;
-  if (!analysis::parseSummary(StencilSummary, Program, Error))
-    std::abort();
-  CompiledKernel Facts;
-  Facts.Name = "stencil";
-  Facts.AppArgCount = 3;
-  Facts.Splittable = true;
-  Facts.Regions = *Program.find("stencil");
-  auto In = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, Bytes, nullptr);
-  auto Out = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, Bytes, nullptr);
-  if (In->initialize() != CL_SUCCESS || Out->initialize() != CL_SUCCESS)
-    std::abort();
-  LaunchRequest R;
-  R.WorkDim = 1;
-  R.Global = {Items, 1, 1};
-  R.Local = {Local, 1, 1};
-  R.LocalGiven = true;
-  R.Args.resize(3);
-  R.Args[0].What = R.Args[1].What = KernelArg::Kind::Buffer;
-  R.Args[0].Mem = In;
-  R.Args[1].Mem = Out;
-  const std::uint32_t N = Items;
-  const auto *Raw = reinterpret_cast<const std::uint8_t *>(&N);
-  R.Args[2].What = KernelArg::Kind::Bytes;
-  R.Args[2].Value.assign(Raw, Raw + sizeof(N));
-
+  testing::StencilLaunch S(Devices, Items, Local);
+  const std::size_t Groups = S.Groups;
+  auto &Home = S.Home;
+  const CompiledKernel &Facts = S.Facts;
+  const LaunchRequest &R = S.R;
   balancer::BalancerConfig Config;
   Config.Kind = balancer::Strategy::Broyden;
   balancer::Balancer B(Config);

@@ -1,78 +1,21 @@
 // A split's plan on a fake backend: a 1-D three-point stencil (in -> out) cut in two, its
 // regions from a summary as libsplit-cc writes them, the buffers' validity made up per case.
-#include "launch_plan.hpp"
 #include "peer_copies.hpp"
-#include "test_home.hpp"
-
-#include "libsplit/analysis/summary_text.hpp"
+#include "stencil_launch.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace libsplit;
-using libsplit::testing::TestHome;
 
 namespace {
 
-constexpr std::size_t Items = 4096, Local = 64, Groups = Items / Local, Bytes = Items * 4;
+constexpr std::size_t StencilItems = 4096, StencilLocal = 64, Groups = StencilItems / StencilLocal,
+                      Bytes = StencilItems * 4;
 
-// out[i] = in[i - 1] + in[i] + in[i + 1] for 0 < i < n - 1.
-const char *const StencilSummary = R"(libsplit-summary 2
-kernel stencil splittable
-arg 0 global - in
-  access read guard gid0 1 (sub arg2 2) bytes (mul (sub gid0 1) 4) (add (mul (add gid0 1) 4) 3)
-arg 1 global - out
-  access write guard gid0 1 (sub arg2 2) bytes (mul gid0 4) (add (mul gid0 4) 3)
-arg 2 scalar u32 n
-end
-)";
-
-struct Stencil {
-  std::shared_ptr<TestHome> Home;
-  std::shared_ptr<Buffer> In, Out;
-  CompiledKernel Facts;
-  LaunchRequest R;
-
+struct Stencil : libsplit::testing::StencilLaunch {
   explicit Stencil(std::size_t Devices, bool SharedContext = false)
-      : Home(std::make_shared<TestHome>(Devices, config::DeferMode::Copy, SharedContext)) {
-    analysis::ProgramSummary Program;
-    std::string Error;
-    REQUIRE(analysis::parseSummary(StencilSummary, Program, Error));
-    Facts.Name = "stencil";
-    Facts.AppArgCount = 3;
-    Facts.Splittable = true;
-    Facts.Regions = *Program.find("stencil");
-    In = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, Bytes, nullptr);
-    Out = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, Bytes, nullptr);
-    REQUIRE(In->initialize() == CL_SUCCESS);
-    REQUIRE(Out->initialize() == CL_SUCCESS);
-    const std::vector<std::uint8_t> Zeros(Bytes, 0);
-    In->write(0, Bytes, Zeros.data(), Buffer::HostSource::App);
-    Out->write(0, Bytes, Zeros.data(), Buffer::HostSource::App);
-    R.WorkDim = 1;
-    R.Global = {Items, 1, 1};
-    R.Local = {Local, 1, 1};
-    R.LocalGiven = true;
-    R.Args.resize(3);
-    R.Args[0].What = R.Args[1].What = KernelArg::Kind::Buffer;
-    R.Args[0].Mem = In;
-    R.Args[1].Mem = Out;
-    const std::uint32_t N = Items;
-    const auto *Raw = reinterpret_cast<const std::uint8_t *>(&N);
-    R.Args[2].What = KernelArg::Kind::Bytes;
-    R.Args[2].Value.assign(Raw, Raw + sizeof(N));
-  }
-
-  // Device I runs work-groups [Cuts[I], Cuts[I + 1]).
-  std::vector<Slice> slices(const std::vector<std::size_t> &Cuts) {
-    std::vector<Slice> Out;
-    for (std::size_t I = 0; I + 1 < Cuts.size(); ++I)
-      Out.push_back({Home->devices()[I].get(), Cuts[I], Cuts[I + 1]});
-    return Out;
-  }
-
-  std::map<Buffer *, BufferPlan> plan(const std::vector<Slice> &Slices) {
+      : StencilLaunch(Devices, StencilItems, StencilLocal, SharedContext) {
     REQUIRE(hasRegions(Facts, R));
-    return planBuffers(Facts, R, Slices, true, ndrangeOf(R), scalarsOf(R), 0);
   }
 };
 
