@@ -650,8 +650,8 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
   // The probe brought the device every byte the other devices held: a one-off move, not what it
   // would pay per launch once alone. That is at most what the held configuration moves per
   // launch (data the host rewrites; halos that disappear alone). Charged in full, AES on PoCL's
-  // basic + pthread measured pthread alone at 23 ms against 13-16 ms split, and kept a split
-  // that ran at 17.8 ms per launch against 13.7 ms for pthread alone.
+  // basic + pthread measured pthread alone slower than the split, and kept a split that ran
+  // slower per launch than pthread alone.
   const auto E = static_cast<Eigen::Index>(ProbeTarget);
   const double Steady = HeldTransfers.count() ? HeldTransfers.mean() : L.Transfers[E];
   const double AloneTime = L.Seconds[E] - L.Transfers[E] + std::min(L.Transfers[E], Steady);

@@ -55,9 +55,9 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     runtime().recorder().countHostWrite(RunRecorder::HostWrite::OnAppMemory, Size);
     // The app's memory holds the data; the specification lets an implementation cache it on a
     // device from here on, and NVIDIA's copies it at this call. Left on the host, the move
-    // would land in the app's first launch (spmv on the H200 + CPU: 977 MiB, 127 ms of a 65 ms
-    // native run). Placed as a host write is (LIBSPLIT_UPLOAD); with one device, the real
-    // buffer already works on the app's memory.
+    // would land in the app's first launch (a large SpMV on the H200 + CPU spent longer on it
+    // than its whole native run). Placed as a host write is (LIBSPLIT_UPLOAD); with one device,
+    // the real buffer already works on the app's memory.
     if (MaySplit)
       B->upload(C->uploadAtWrite(C->primary()), 0, Size);
     // A CPU works on that memory in place: apps read the kernels' results there after a

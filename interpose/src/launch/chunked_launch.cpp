@@ -78,7 +78,7 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
     Buffer &Root = *Job.Pushes[I].first;
     if ((Error = Root.pushOnWorker(Device, Job.Pushes[I].second)) == CL_SUCCESS &&
         !Job.FromPeers[I].empty())
-      Error = copyPeerParts(Root, Device, Job.FromPeers[I], *Job.Markers);
+      Error = copyPeerParts(Root, Device, Job.FromPeers[I]);
   }
   const auto Pushed = Clock::now();
   auto Enqueued = Pushed, Ended = Pushed;

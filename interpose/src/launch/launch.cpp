@@ -109,8 +109,8 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   for (const KernelArg &A : R.Args)
     if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index)) {
       RangeSet Lacking = A.Mem->missingOn(Device.Index, wholeOf(*A.Mem));
-      // Undefined contents need not travel (an output buffer's first launch: conv2d on one
-      // H200 sent its 256 MiB result buffer before the kernel that overwrites it).
+      // Undefined contents need not travel (an output buffer's first launch: conv2d sent its
+      // whole result buffer before the kernel that overwrites it).
       if (A.Mem->neverWritten()) {
         A.Mem->markValidOn(Device.Index, Lacking);
         continue;
@@ -144,7 +144,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   auto Job = [&] {
     for (std::size_t I = 0; I < Missing.size(); ++I)
       if ((Result = Missing[I].first->pushOnWorker(Device, FromHost[I])) != CL_SUCCESS ||
-          (Result = copyPeerParts(*Missing[I].first, Device, FromPeers[I], Markers)) != CL_SUCCESS)
+          (Result = copyPeerParts(*Missing[I].first, Device, FromPeers[I])) != CL_SUCCESS)
         return;
     cl_kernel Real = K.realWithArgs(Device, Moved, R.Args, Result);
     if (!Real || (Moved && (Result = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS))

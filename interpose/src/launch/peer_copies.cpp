@@ -3,19 +3,21 @@
 namespace libsplit {
 
 PeerMarkers::~PeerMarkers() {
-  for (auto &[Device, Event] : Made)
+  for (cl_event Event : Markers)
     Backend.releaseEvent(Event);
+  for (cl_mem Stage : Stages)
+    Backend.release(Stage);
 }
 
-cl_event PeerMarkers::after(ExecDevice &Peer) {
-  auto Found = Made.find(&Peer);
-  if (Found != Made.end())
-    return Found->second;
+bool PeerMarkers::stage(Buffer &Root, Buffer::PeerPart &Part) {
+  const cl_int Error = Root.stageOnPeer(Part);
+  Stages.insert(Stages.end(), Part.Stages.begin(), Part.Stages.end());
   cl_event Done = nullptr;
-  if (Backend.marker(Peer.RealQueue, Done) != CL_SUCCESS || !Done)
-    return nullptr;
-  Made.emplace(&Peer, Done);
-  return Done;
+  if (Error != CL_SUCCESS || Backend.marker(Part.Peer->RealQueue, Done) != CL_SUCCESS || !Done)
+    return false;
+  Markers.push_back(Done);
+  Part.Staged = Done;
+  return true;
 }
 
 std::vector<Buffer::PeerPart> takePeerParts(Buffer &Root, const ExecDevice &Device,
@@ -24,19 +26,16 @@ std::vector<Buffer::PeerPart> takePeerParts(Buffer &Root, const ExecDevice &Devi
   if (!Enabled || Missing.empty())
     return Taken;
   for (Buffer::PeerPart &Part : Root.peerParts(Device, Missing))
-    if (Markers.after(*Part.Peer)) {
+    if (Markers.stage(Root, Part)) {
       Missing.subtract(Part.Ranges);
       Taken.push_back(std::move(Part));
     }
   return Taken;
 }
 
-cl_int copyPeerParts(Buffer &Root, ExecDevice &Device, const std::vector<Buffer::PeerPart> &Parts,
-                     PeerMarkers &Markers) {
+cl_int copyPeerParts(Buffer &Root, ExecDevice &Device, const std::vector<Buffer::PeerPart> &Parts) {
   for (const Buffer::PeerPart &Part : Parts)
-    if (cl_int Error =
-            Root.copyFromPeerOnWorker(Device, *Part.Peer, Part.Ranges, Markers.after(*Part.Peer));
-        Error != CL_SUCCESS)
+    if (cl_int Error = Root.copyFromPeerOnWorker(Device, Part); Error != CL_SUCCESS)
       return Error;
   return CL_SUCCESS;
 }

@@ -142,7 +142,7 @@ cl_int runSplit(SplitLaunch &L) {
            for (auto &[Root, P] : Plans) {
              if (cl_int E = Root->pushOnWorker(Device, P.FromHost[I]); E != CL_SUCCESS)
                return E;
-             if (cl_int E = copyPeerParts(*Root, Device, P.FromPeers[I], Markers); E != CL_SUCCESS)
+             if (cl_int E = copyPeerParts(*Root, Device, P.FromPeers[I]); E != CL_SUCCESS)
                return E;
            }
            Mine.TransferSeconds += secondsSince(PushStart);

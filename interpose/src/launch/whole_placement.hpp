@@ -6,7 +6,8 @@
 // ProbeLaunches times (one probe at a time, each observed before the next); then the device with
 // the shortest kernel time keeps it, if it beats the app's device by SwitchGain. A device's time
 // leaves out its first launch when there are later ones: PoCL compiles the kernel for its local
-// size inside the first (the atomics app's compaction: 3.1 ms on pthread's first, 1.6 on basic).
+// size inside the first (the atomics app's compaction: its first launch took pthread twice what
+// basic's did).
 // Kernel times only: a device that keeps the kernel keeps its data too, so what moved for the
 // probe does not recur.
 // Candidates are chosen by the caller (never a CPU beside an app's GPU: a CPU's single probe of

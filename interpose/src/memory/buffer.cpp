@@ -256,25 +256,48 @@ std::vector<Buffer::PeerPart> Buffer::peerParts(const ExecDevice &Device, const 
     if (Here.empty())
       continue;
     Rest.subtract(Here);
-    Parts.push_back({Peer.get(), std::move(Here)});
+    Parts.push_back({Peer.get(), std::move(Here), {}, nullptr});
   }
   return Parts;
 }
 
-cl_int Buffer::copyFromPeerOnWorker(ExecDevice &Device, ExecDevice &Peer, const RangeSet &Ranges,
-                                    cl_event PeerDone) {
+cl_int Buffer::stageOnPeer(PeerPart &Part) {
+  if (Parent)
+    return root().stageOnPeer(Part);
   cl_int Error = CL_SUCCESS;
-  cl_mem Source = root().realOn(Peer, Error);
+  ExecDevice &Peer = *Part.Peer;
+  cl_mem Source = realOn(Peer, Error);
   if (!Source)
     return Error;
-  cl_mem Target = root().realOn(Device, Error);
+  DeviceBackend &Backend = Home->services().Backend;
+  for (const Span &S : Part.Ranges.spans()) {
+    cl_mem Stage =
+        Backend.createBuffer(Peer.RealContext, CL_MEM_READ_WRITE, S.size(), nullptr, Error);
+    if (!Stage)
+      return Error;
+    Part.Stages.push_back(Stage);
+    if ((Error = Backend.copy(Peer.RealQueue, Source, S.Begin, Stage, 0, S.size(), {})) !=
+        CL_SUCCESS)
+      return Error;
+  }
+  return CL_SUCCESS;
+}
+
+cl_int Buffer::copyFromPeerOnWorker(ExecDevice &Device, const PeerPart &Part) {
+  if (Parent)
+    return root().copyFromPeerOnWorker(Device, Part);
+  cl_int Error = CL_SUCCESS;
+  cl_mem Target = realOn(Device, Error);
   if (!Target)
     return Error;
   DeviceBackend &Backend = Home->services().Backend;
-  const std::vector<cl_event> After{PeerDone};
-  for (const Span &S : Ranges.spans())
-    if ((Error = Backend.copy(Device.RealQueue, Source, S.Begin, Target, S.Begin, S.size(),
-                              After)) != CL_SUCCESS)
+  const std::vector<cl_event> After{Part.Staged};
+  const std::vector<Span> Spans = Part.Ranges.spans();
+  if (Spans.size() != Part.Stages.size())
+    return CL_INVALID_VALUE; // a part not staged (stageOnPeer failed): never copied
+  for (std::size_t I = 0; I < Spans.size(); ++I)
+    if ((Error = Backend.copy(Device.RealQueue, Part.Stages[I], 0, Target, Spans[I].Begin,
+                              Spans[I].size(), After)) != CL_SUCCESS)
       return Error;
   return CL_SUCCESS;
 }
@@ -373,8 +396,7 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
       return Error;
     ExecDevice *Device = Devices[D].get();
     // Blocking reads: into the app's pageable memory, NVIDIA's were faster than non-blocking
-    // ones and a clFinish (conv2d's 256 MiB result on an H200, four interleaved rounds each:
-    // 19.5-26.3 ms against 22.0-35.4 ms).
+    // ones and a clFinish (conv2d's result on an H200, interleaved rounds).
     Jobs.push_back({Device, [&Services, Device, Source, Here, Out, Base] {
                       const ScopedSpan Shown(Services.Spans, Device->Name, "read to app");
                       for (const Span &S : Here.spans()) {
@@ -426,7 +448,7 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
   const config::DeferMode Mode = Services.Defer;
   // For the app's device, as natively: straight from the app's memory, and that device alone
   // holds the bytes (another device that needs them gets them from it). Nothing is protected or
-  // copied on the host: write-protecting 1 GiB and lifting it later cost 16-18 ms each, the
+  // copied on the host: write-protecting a large buffer and lifting it later cost time, the
   // second inside the app's first launches.
   if (To.AppDevice && From == HostSource::App && Mode != config::DeferMode::Off && !Root.HostPtr &&
       !Root.inHostCopy(Source) &&

@@ -40,7 +40,7 @@ public:
   // device refuses). With AppDeviceOnAppMemory (a buffer on the app's memory,
   // CL_MEM_USE_HOST_PTR, in a context where nothing splits), that real buffer is made on the
   // app's memory too, as natively: a CPU device then works in place instead of receiving a copy
-  // at the first launch (CSR SpMV's 7 MiB on PoCL took 2.5x the native run).
+  // at the first launch (a CSR SpMV on PoCL took more than twice its native run).
   cl_int initialize(bool AppDeviceOnAppMemory = false);
   // For CL_MEM_COPY_HOST_PTR where the app's device alone gets a host write at the call: its
   // real buffer is made with the app's bytes, as natively (NVIDIA's copy at creation took less
@@ -81,13 +81,22 @@ public:
   struct PeerPart {
     ExecDevice *Peer;
     RangeSet Ranges;
+    // Small buffers of Peer's context that Ranges are first copied into on Peer's queue, one per
+    // span (stageOnPeer), and the event of Peer's queue after those copies.
+    std::vector<cl_mem> Stages;
+    cl_event Staged = nullptr;
   };
   std::vector<PeerPart> peerParts(const ExecDevice &Device, const RangeSet &Missing);
-  // Runs on Device's worker: enqueues on its queue the copies of Ranges from Peer's copy into
-  // Device's, to start once PeerDone (an event of Peer's queue: what wrote them there) has
-  // completed. The caller marks them valid on Device once enqueued.
-  cl_int copyFromPeerOnWorker(ExecDevice &Device, ExecDevice &Peer, const RangeSet &Ranges,
-                              cl_event PeerDone);
+  // Enqueues on Part.Peer's queue the copies of Part.Ranges from Peer's copy into staging buffers
+  // of their own: behind what Peer was given so far, before what it is given next. (NVIDIA's
+  // driver moves a whole buffer of a context of several devices to the device whose queue uses
+  // it: a copy between two devices' full copies moved both of them every launch, a staging
+  // buffer moves only the bytes copied.) The caller then marks Peer's queue (Part.Staged).
+  cl_int stageOnPeer(PeerPart &Part);
+  // Runs on Device's worker: enqueues on its queue the copies of a staged part into Device's
+  // copy, to start once Part.Staged has completed. The caller marks them valid on Device once
+  // enqueued, and releases the staging buffers (each is freed once its copies have run).
+  cl_int copyFromPeerOnWorker(ExecDevice &Device, const PeerPart &Part);
   void markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOnHost(const RangeSet &Ranges);

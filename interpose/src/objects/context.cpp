@@ -118,8 +118,8 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   RealContexts.emplace(AppPlatform, AppContext);
 
   // The devices' own kernel times feed the balancer, the trace, the timeline and the summary;
-  // nothing else needs them, and a profiling queue made each launch with an event cost NVIDIA's
-  // driver 11.5 us instead of 6 (H200).
+  // nothing else needs them, and a profiling queue nearly doubled what each launch with an event
+  // costs NVIDIA's driver.
   const config::Config &Settings = RT.config();
   const auto Splitting =
       std::count_if(Devices.begin(), Devices.end(), [](const Wanted &W) { return W.Splits; });

@@ -57,8 +57,8 @@ struct DeviceJob {
 };
 // Short: each job only queues work on its device (nothing to wait for): the caller runs them
 // one after the other, which costs less than waking the workers, CPU devices first (PoCL's
-// CPU takes 50-60 us to start a kernel, the H200 5-11: queued second, the CPU's slice started
-// 14 us later, which the app then waited for).
+// CPU takes several times a GPU's time to start a kernel: queued second, the CPU's slice
+// started later still, and the app waited for it).
 cl_int runOnDevices(std::vector<DeviceJob> Jobs, bool Short = false);
 
 } // namespace libsplit

@@ -210,8 +210,8 @@ void Program::buildSplitVariant(const std::string &Options) {
   // One partition-ready program per real context, built for that context's split devices. A
   // context whose devices get no work from the first split (a CPU beside a GPU app, or every
   // device where first launches run whole) is built in the background: it is first needed at a
-  // probe, launches later, and a CPU build costs 60 ms (PoCL's cache warm) to 1.1 s (cold) that the
-  // app would otherwise wait for in clBuildProgram. Its devices are left out of launches until it
+  // probe, launches later, and a CPU build (PoCL's, above all with its cache cold) costs the app
+  // far more than its own build, which it would otherwise wait for in clBuildProgram. Its devices are left out of launches until it
   // is ready. Devices that share cores (PoCL's two CPU runtimes) under the planner's guard: every
   // kernel's first launch runs whole on the app's device, so no build is needed before the
   // first probe (the app's clBuildProgram would wait for builds that no launch may use). Devices

@@ -575,7 +575,7 @@ void Queue::run(std::shared_ptr<Executor> State) {
         }
         // Unfinished commands: wait for the oldest one's device commands, holding nothing, so
         // that app threads may start launches meanwhile (a device callback per launch, tried
-        // first, made launches about 7 us slower with NVIDIA's driver on the H200).
+        // first, made each launch slower with NVIDIA's driver).
         if (!State->Later.empty() && !oldestEnded(*State)) {
           // Patient launches that end the oldest run (without events of their own, or measured
           // for a settled decision only): nobody waits for them (an app thread that does waits

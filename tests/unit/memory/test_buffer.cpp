@@ -262,28 +262,38 @@ TEST_CASE("bytes another device of the same context holds go device to device, n
   const std::uint64_t ReadBefore = Home->Backend.bytesReadFrom(1) + Home->Backend.bytesReadFrom(2);
 
   ExecDevice &Target = *Home->devices()[0];
-  const std::vector<Buffer::PeerPart> Parts = B->peerParts(Target, RangeSet(0, 1024));
+  std::vector<Buffer::PeerPart> Parts = B->peerParts(Target, RangeSet(0, 1024));
   REQUIRE(Parts.size() == 2);
   CHECK(Parts[0].Peer == Home->devices()[1].get());
   CHECK(Parts[0].Ranges.totalBytes() == 512);
   CHECK(Parts[1].Peer == Home->devices()[2].get());
   CHECK(Parts[1].Ranges.totalBytes() == 256); // the last quarter is on the host: not a peer's
 
+  // Each holder copies its bytes into staging buffers of its own, then device 0 from those.
+  const std::size_t BuffersBefore = Home->Backend.liveBuffers();
+  for (Buffer::PeerPart &Part : Parts) {
+    REQUIRE(B->stageOnPeer(Part) == CL_SUCCESS);
+    CHECK(Part.Stages.size() == Part.Ranges.spans().size());
+    REQUIRE(Home->Backend.marker(Part.Peer->RealQueue, Part.Staged) == CL_SUCCESS);
+  }
+  CHECK(Home->Backend.bytesCopiedTo(1) == 512);
+  CHECK(Home->Backend.bytesCopiedTo(2) == 256);
   cl_int Result = CL_SUCCESS;
   Target.Worker->runHere([&] {
-    for (const Buffer::PeerPart &Part : Parts) {
-      cl_event Done = nullptr;
-      REQUIRE(Home->Backend.marker(Part.Peer->RealQueue, Done) == CL_SUCCESS);
+    for (const Buffer::PeerPart &Part : Parts)
       if (Result == CL_SUCCESS)
-        Result = B->copyFromPeerOnWorker(Target, *Part.Peer, Part.Ranges, Done);
-      Home->Backend.releaseEvent(Done);
-    }
+        Result = B->copyFromPeerOnWorker(Target, Part);
   });
   REQUIRE(Result == CL_SUCCESS);
-  for (const Buffer::PeerPart &Part : Parts)
+  for (Buffer::PeerPart &Part : Parts) {
+    Home->Backend.releaseEvent(Part.Staged);
+    for (cl_mem Stage : Part.Stages)
+      Home->Backend.release(Stage);
     B->markValidOn(0, Part.Ranges);
+  }
   CHECK(Home->Backend.bytesCopiedTo(0) == 768);
   CHECK(Home->Backend.liveEvents() == 0);
+  CHECK(Home->Backend.liveBuffers() == BuffersBefore);
   REQUIRE(runKernel(*Home, *B, 0, RangeSet(0, 1024), RangeSet(), [&](std::uint8_t *Copy) {
             CHECK(Bytes(Copy, Copy + 1024) == Truth);
           }) == CL_SUCCESS);

@@ -39,8 +39,8 @@ Split roundShares(const std::vector<double> &Shares, std::uint64_t NumGroups);
 // device's kind (a device type bit mask: GPU, CPU...) count as equals, the others as nothing:
 // they start dropped and a probe (one work-group first) measures them. Two GPUs then start
 // evenly, while a CPU 100-3000 times slower per work-group than a GPU does not hold a GPU app's
-// first launch (even 1/1024 of Monte Carlo's groups, 8 of them, took the CPU 130 ms against
-// 41 ms for the H200's 8184); an app on the CPU keeps its first launch, as natively. No device
+// first launch (even 1/1024 of Monte Carlo's groups took the CPU three times what the H200's
+// took for the rest); an app on the CPU keeps its first launch, as natively. No device
 // of the app's kind: equal weights.
 inline constexpr double UnlikeWeight = 0.0;
 std::vector<double> weightsByKind(const std::vector<unsigned long> &Kinds, unsigned long AppKind);
