@@ -69,8 +69,8 @@ int main(int argc, char **argv) {
     cl_event Done = nullptr;
     const bool WithEvent = EventEvery > 0 && Launched % EventEvery == 0;
     const size_t Size = Global - static_cast<size_t>(Launched++ % Sizes) * Step;
-    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Size, Local ? &Local : nullptr,
-                                    0, nullptr, WithEvent ? &Done : nullptr));
+    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Size, Local ? &Local : nullptr, 0,
+                                    nullptr, WithEvent ? &Done : nullptr));
     if (Done)
       clReleaseEvent(Done);
     if (SyncEach)

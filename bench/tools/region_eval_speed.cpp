@@ -1,6 +1,6 @@
 // Speed of the region evaluator (the target: under 2 microseconds per argument per device, so
-// that evaluating regions costs a launch little): evaluates a 2D stencil's summary for a slice, many times, and reports the time per
-// argument evaluation.
+// that evaluating regions costs a launch little): evaluates a 2D stencil's summary for a slice,
+// many times, and reports the time per argument evaluation.
 #include "libsplit/analysis/evaluator.hpp"
 #include "libsplit/analysis/summary_text.hpp"
 

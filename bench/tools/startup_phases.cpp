@@ -55,8 +55,8 @@ int main(int argc, char **argv) {
     CL_CHECK(clSetKernelArg(Kernel, 0, sizeof(cl_mem), &Buffers[I % 2]));
     CL_CHECK(clSetKernelArg(Kernel, 1, sizeof(cl_mem), &Buffers[1 - I % 2]));
     CL_CHECK(clSetKernelArg(Kernel, 2, sizeof(int), &N));
-    CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, nullptr, 0, nullptr,
-                                    nullptr));
+    CL_CHECK(
+        clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr));
   };
   launch(0);
   CL_CHECK(clFinish(Queue));

@@ -876,13 +876,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     if (launchDirect(*Q, *Keep, R, Direct))
       return Direct;
   }
-  const bool RunHere = WholeSettled || Keep->lastLaunchLeftRunning();
+  const bool Whole = WholeSettled || runsWholeOnAppDevice(*Q, *Keep, R);
+  const bool RunHere = Whole || Keep->lastLaunchLeftRunning();
   return enqueue(
       *Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
       [Keep, QueueKeep, R = std::move(R)](libsplit::Event &Done) mutable {
         return executeLaunch(*QueueKeep, *Keep, R, Done);
       },
-      CommandOrder::Free, false, RunHere, WholeSettled);
+      CommandOrder::Free, false, RunHere, Whole);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueTask(cl_command_queue QueueHandle, cl_kernel KernelHandle,

@@ -132,14 +132,19 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
       return Error;
   }
   // A launch whose time nothing wants (the guard settled and not sampling it, or no guard, no
-  // placement, no trace, no event for the app) goes without an event of its own: a profiled event
-  // costs NVIDIA's driver about as much host time as the launch (the queue then knows it ended from
-  // a later command of the device's queue, or the queue's clFinish).
-  const bool Untracked = Pipeline && !R.EventWanted && (!Note || !Note->Launch.Measured) &&
+  // placement, no trace, no profiled event for the app) goes without an event of its own: a
+  // profiled event costs NVIDIA's driver about as much host time as the launch, and each wait
+  // for one, or query of it, another call into the driver beside the app's next launches (the
+  // queue then knows it ended from a later command of the device's queue, or the queue's
+  // clFinish). An app's event without profiling completes with it, as the launches around it
+  // end: an app thread that waits for it alone waits for the device's queue up to the launches
+  // queued after it too, which an in-order queue runs before anything the app queues next.
+  const bool Untracked = Pipeline && R.Reported.expired() && (!Note || !Note->Launch.Measured) &&
                          Key.empty() && !Fail && !RT.recorder().wanted() &&
                          !RT.timeline().enabled();
   cl_event Running = nullptr;
   auto KernelStart = Clock::now();
+  std::uint64_t EnqueuedNs = 0;
   cl_int Result = CL_SUCCESS;
   auto Job = [&] {
     for (std::size_t I = 0; I < Missing.size(); ++I)
@@ -150,6 +155,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     if (!Real || (Moved && (Result = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS))
       return;
     KernelStart = Clock::now();
+    EnqueuedNs = hostNanoseconds();
     Result =
         enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
                           R.LocalGiven ? R.Local.data() : nullptr, Untracked ? nullptr : &Running);
@@ -181,12 +187,22 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   const double HostSeconds = std::chrono::duration<double>(KernelStart - Start).count();
   auto Finish = [Running, Rec = std::move(Rec), Args = std::move(R.Args),
                  Kept = K.shared_from_this(), Device = &Device, KernelStart, HostSeconds, Fail, Key,
-                 Note, Called = R.Called]() mutable -> cl_int {
+                 Note, Called = R.Called, Reported = R.Reported, EnqueuedNs]() mutable -> cl_int {
+    // A launch kept its real event for the app's sake only (its event, not profiled, and nothing
+    // of libsplit's measures it): its end is all there is to wait for. (Each profiling query is
+    // a call into the driver beside the app's next launches.)
+    const bool Timed = Fail || (Note && Note->Launch.Measured) || !Key.empty() || Rec ||
+                       runtime().timeline().enabled() || !Reported.expired();
+    if (!Timed)
+      return awaitEnd(Running);
     double KernelSeconds = 0.0;
-    if (cl_int Error =
-            awaitPipelined(Running, KernelStart, Device->Name, Kept->name(), KernelSeconds, Called);
+    RealTimes Times;
+    if (cl_int Error = awaitPipelined(Running, KernelStart, Device->Name, Kept->name(),
+                                      KernelSeconds, Called, &Times);
         Error != CL_SUCCESS)
       return Error;
+    if (const std::shared_ptr<Event> AppEvent = Reported.lock(); AppEvent && Times.Queued)
+      AppEvent->stampFromDevice(EnqueuedNs, Times.Queued, Times.Start, Times.End);
     if (Fail)
       return InjectedFailure;
     if (!Key.empty())
@@ -205,8 +221,11 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     return CL_SUCCESS;
   };
   if (Pipeline) {
-    // Measured for a settled guard or placement only: its time may come late.
-    const bool Patient = !R.EventWanted && !Fail;
+    // Nothing waits for it but what an app thread waits for itself (Queue::finishHere): its
+    // time may come late, and so may the app's event (which has the kernel's own profiling
+    // times: Event::stampFromDevice). Waiting for each launch's event as it ended cost a launch
+    // with an event several times its host time with NVIDIA's driver, whose wait spins.
+    const bool Patient = !Fail;
     Pipeline->finishLater(std::move(Finish), {Running}, &Device, false, Patient);
     return FinishesLater;
   }
@@ -489,6 +508,31 @@ std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchR
   return std::nullopt;
 }
 
+namespace {
+
+// Whether launches of this size may run in chunks while the split devices open
+// (chunkWhileOpening), as far as the context and the size tell.
+bool chunksWhileOpening(Queue &Q, const LaunchRequest &R) {
+  Context &C = Q.context();
+  return C.splitDevices().size() < 2 && !C.splitDevicesOpen() && C.chunksWhileOpening() &&
+         fillsDevice(Q.exec(), R);
+}
+
+// Whether its kernel's launches so far make this one run in chunks: the first (nothing measured
+// yet), or one measured long enough to open the split devices for.
+bool chunksByItsKernel(Queue &Q, Kernel &K, const LaunchRequest &R) {
+  const double PerItem = K.chunkedSecondsPerItem();
+  return PerItem == 0.0 ||
+         (PerItem > 0.0 && PerItem * workItems(R) >= Q.context().openAfterSeconds());
+}
+
+} // namespace
+
+bool runsWholeOnAppDevice(Queue &Q, Kernel &K, const LaunchRequest &R) {
+  return Q.context().splitDevices().size() < 2 &&
+         !(chunksWhileOpening(Q, R) && chunksByItsKernel(Q, K, R));
+}
+
 bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   Runtime &RT = runtime();
   Context &C = Q.context();
@@ -505,8 +549,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   // queued, it and every launch after it would go through the executor while the app launches
   // faster than the executor runs them (a loop of short kernels, to its end). It is decided
   // again once the first one has been measured.
-  const bool MayChunk =
-      OneDevice && !C.splitDevicesOpen() && C.chunksWhileOpening() && fillsDevice(Q.exec(), R);
+  const bool MayChunk = chunksWhileOpening(Q, R);
   auto chunks = [&] {
     const double PerItem = K.chunkedSecondsPerItem();
     return PerItem > 0.0 && PerItem * workItems(R) >= C.openAfterSeconds();
@@ -545,7 +588,8 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
 }
 
 cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
-  (void)Done;
+  if (Request.EventWanted && Done.profiled())
+    Request.Reported = Done.shared_from_this();
   Context &C = Q.context();
   Runtime &RT = runtime();
   std::lock_guard<std::mutex> DataLock(C.dataLock());

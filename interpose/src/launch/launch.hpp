@@ -44,4 +44,11 @@ void startPlannerTuning(Runtime &RT, const std::vector<ExecDevice *> &Devices);
 // short kernel about as much host time as the driver's own launch.)
 bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &Request, cl_int &Result);
 
+// Whether a launch will run whole on the app's device as natively, whatever it is: no split
+// device is open and it is not one that may run in chunks while they open. Such a launch may
+// start on the app's thread (Queue::enqueue) even on its kernel's first launch, as launchDirect
+// does where the app asks no event: handed to the executor, a one-launch app waited for its
+// thread to wake.
+bool runsWholeOnAppDevice(Queue &Q, Kernel &K, const LaunchRequest &Request);
+
 } // namespace libsplit

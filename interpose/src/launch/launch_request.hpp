@@ -1,12 +1,14 @@
 // A kernel launch as the app asked for it: its NDRange and a snapshot of the arguments.
 #pragma once
 
+#include "event.hpp"
 #include "kernel_arg.hpp"
 #include "timeline.hpp"
 
 #include "libsplit/planner/split_guard.hpp"
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -19,9 +21,12 @@ struct LaunchRequest {
   bool LocalGiven = false;
   std::array<size_t, 3> Offset = {0, 0, 0};
   std::vector<KernelArg> Args;
-  // The app asked for the launch's event: it may wait for this launch alone, so the launch keeps
-  // a real event of its own (a marker would also wait for the launches queued after it).
+  // The app asked for the launch's event: the launch goes through its queue's command, which
+  // completes that event (not launchDirect).
   bool EventWanted = false;
+  // That event, where its queue profiles: a launch run whole gives it the kernel's own start and
+  // end (Event::stampFromDevice), not the times libsplit saw it start and end.
+  std::weak_ptr<Event> Reported;
   // The split guard's decision, where it was made at the app's call (decideAtCall).
   std::optional<planner::Decision> Decided;
   // With LIBSPLIT_TIMELINE: the app's call, which each of the launch's kernels points back to.

@@ -495,8 +495,10 @@ void Context::addDestructorCallback(void(CL_CALLBACK *Callback)(cl_context, void
   DestructorCallbacks.emplace_back(Callback, UserData);
 }
 
-cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued) {
-  const RealApi &Api = runtime().real();
+namespace {
+
+// Waits for Done; returns the status the device gave it.
+cl_int awaitStatus(const RealApi &Api, cl_event Done) {
   cl_int Error = Api.clWaitForEvents(1, &Done);
   // The app's event ends with the status the device gave, as it would natively, not with the
   // wait's CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
@@ -506,6 +508,21 @@ cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued) {
                          nullptr) == CL_SUCCESS &&
       Status < 0)
     Error = Status;
+  return Error;
+}
+
+} // namespace
+
+cl_int awaitEnd(cl_event Done) {
+  const RealApi &Api = runtime().real();
+  const cl_int Error = awaitStatus(Api, Done);
+  Api.clReleaseEvent(Done);
+  return Error;
+}
+
+cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued, RealTimes *Times) {
+  const RealApi &Api = runtime().real();
+  const cl_int Error = awaitStatus(Api, Done);
   cl_ulong Queued = 0, Start = 0, End = 0;
   auto stamp = [&](cl_profiling_info Which, cl_ulong &Out) {
     return Api.clGetEventProfilingInfo(Done, Which, sizeof(Out), &Out, nullptr) == CL_SUCCESS;
@@ -513,8 +530,12 @@ cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued) {
   if (Error == CL_SUCCESS && stamp(CL_PROFILING_COMMAND_START, Start) &&
       stamp(CL_PROFILING_COMMAND_END, End) && End >= Start) {
     Seconds = static_cast<double>(End - Start) * 1e-9;
-    if (SinceQueued && stamp(CL_PROFILING_COMMAND_QUEUED, Queued) && Start >= Queued)
+    const bool QueuedKnown =
+        (SinceQueued || Times) && stamp(CL_PROFILING_COMMAND_QUEUED, Queued) && Start >= Queued;
+    if (SinceQueued && QueuedKnown)
       *SinceQueued = static_cast<double>(Start - Queued) * 1e-9;
+    if (Times && QueuedKnown)
+      *Times = RealTimes{Queued, Start, End};
   }
   Api.clReleaseEvent(Done);
   return Error;
@@ -522,13 +543,13 @@ cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued) {
 
 cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point Enqueued,
                       const std::string &Track, const std::string &Name, double &Seconds,
-                      const std::optional<Timeline::Call> &Called) {
+                      const std::optional<Timeline::Call> &Called, RealTimes *Times) {
   using Clock = std::chrono::steady_clock;
   auto host = [](double S) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(S));
   };
   double Waited = 0.0;
-  const cl_int Error = awaitKernel(Running, Seconds, &Waited);
+  const cl_int Error = awaitKernel(Running, Seconds, &Waited, Times);
   const auto Began = Enqueued + host(Waited);
   runtime().timeline().span(Track, Name, Began, Began + host(Seconds), Called);
   return Error;

@@ -1,4 +1,5 @@
 #include "event.hpp"
+#include "device_clock.hpp"
 
 #include "runtime.hpp"
 
@@ -101,6 +102,22 @@ void Event::stamp(cl_profiling_info Which, std::uint64_t Nanoseconds) {
     std::lock_guard<std::mutex> Lock(Mutex);
     Stamps[Slot] = Nanoseconds;
   }
+}
+
+void Event::stampFromDevice(std::uint64_t EnqueuedNs, std::uint64_t Queued, std::uint64_t Start,
+                            std::uint64_t End) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  const HostSpan OnHost = onHostClock(EnqueuedNs, Queued, Start, End, Stamps[1]);
+  Stamps[2] = OnHost.Start;
+  Stamps[3] = OnHost.End;
+  FromDevice = true;
+}
+
+void Event::stampEnd() {
+  const std::uint64_t Now = hostNanoseconds();
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!FromDevice)
+    Stamps[3] = Now;
 }
 
 bool Event::profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds) const {

@@ -40,6 +40,14 @@ public:
 
   // Profiling, in nanoseconds of the host's CLOCK_MONOTONIC_RAW.
   void stamp(cl_profiling_info Which, std::uint64_t Nanoseconds);
+  // A command run as one real command: its start and end are the device's (Start, End, in the
+  // device's clock), on the host's clock by where the device put its enqueueing (Queued) and
+  // when libsplit enqueued it (EnqueuedNs). Its end is then not stamped when libsplit completes
+  // it (stampEnd), which may be long after: the app's kernel time is the device's.
+  void stampFromDevice(std::uint64_t EnqueuedNs, std::uint64_t Queued, std::uint64_t Start,
+                       std::uint64_t End);
+  // Stamps the end now, unless stampFromDevice did.
+  void stampEnd();
   bool profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds) const;
 
 private:
@@ -57,6 +65,7 @@ private:
   std::condition_variable Changed;
   cl_int Status;
   std::uint64_t Stamps[4] = {0, 0, 0, 0}; // QUEUED, SUBMIT, START, END
+  bool FromDevice = false;
   std::vector<PendingCallback> Callbacks;
 };
 

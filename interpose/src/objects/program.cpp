@@ -211,11 +211,12 @@ void Program::buildSplitVariant(const std::string &Options) {
   // context whose devices get no work from the first split (a CPU beside a GPU app, or every
   // device where first launches run whole) is built in the background: it is first needed at a
   // probe, launches later, and a CPU build (PoCL's, above all with its cache cold) costs the app
-  // far more than its own build, which it would otherwise wait for in clBuildProgram. Its devices are left out of launches until it
-  // is ready. Devices that share cores (PoCL's two CPU runtimes) under the planner's guard: every
-  // kernel's first launch runs whole on the app's device, so no build is needed before the
-  // first probe (the app's clBuildProgram would wait for builds that no launch may use). Devices
-  // not open yet: the first launch that may split, once they are, starts their build.
+  // far more than its own build, which it would otherwise wait for in clBuildProgram. Its devices
+  // are left out of launches until it is ready. Devices that share cores (PoCL's two CPU runtimes)
+  // under the planner's guard: every kernel's first launch runs whole on the app's device, so no
+  // build is needed before the first probe (the app's clBuildProgram would wait for builds that no
+  // launch may use). Devices not open yet: the first launch that may split, once they are, starts
+  // their build.
   Owner->awaitOpening();
   const bool WholeFirst =
       !Owner->splitDevicesOpen() || (RT.planner().decidesFromCosts() && shareCores(Devices));

@@ -385,7 +385,7 @@ cl_int Queue::execute(Command &Next) {
     Done.setStatus(CL_RUNNING);
     Result = Next.Body(Done);
     if (Done.profiled() && Result != FinishesLater)
-      Done.stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
+      Done.stampEnd();
   }
   return Result;
 }
@@ -419,7 +419,7 @@ void Queue::finishOldest(Executor &State, RunWait How) {
   if (!Oldest.Done)
     return; // run directly: nobody can ask how it ended
   if (Oldest.Done->profiled())
-    Oldest.Done->stamp(CL_PROFILING_COMMAND_END, hostNanoseconds());
+    Oldest.Done->stampEnd();
   complete(*Oldest.Done, Result);
 }
 

@@ -85,8 +85,8 @@ static void forEachNoisyRun(const Scenario &Clean, double Noise, unsigned Launch
     }
 }
 
-// Seen in real traces of the balancer: a single-device probe that was clearly faster did not make the
-// balancer go single, or made it go single on the slower of two close devices.
+// Seen in real traces of the balancer: a single-device probe that was clearly faster did not make
+// the balancer go single, or made it go single on the slower of two close devices.
 TEST_CASE("under 15% noise a clearly faster single-device probe makes the balancer go single",
           "[single][noise]") {
   for (const Scenario &Clean : {mergeCost(), sharedCores()})

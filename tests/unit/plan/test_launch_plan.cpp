@@ -131,8 +131,8 @@ TEST_CASE("a launch's peer parts: staged on each holder, released with the launc
     const std::vector<Buffer::PeerPart> Parts =
         takePeerParts(*S.In, Target, Missing, Markers, true);
     REQUIRE(Parts.size() == 2);
-    CHECK(Missing.empty()); // nothing left for the host to send
-    CHECK(S.Home->Backend.liveEvents() == 2);                  // a marker per holder
+    CHECK(Missing.empty());                   // nothing left for the host to send
+    CHECK(S.Home->Backend.liveEvents() == 2); // a marker per holder
     Staging = S.Home->Backend.liveBuffers();
     CHECK(S.Home->Backend.bytesCopiedTo(1) + S.Home->Backend.bytesCopiedTo(2) == Bytes);
     cl_int Result = CL_SUCCESS;
