@@ -131,17 +131,19 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     if (cl_int Error = B->fetchToHost(FromHost.back()); Error != CL_SUCCESS)
       return Error;
   }
-  // A launch whose time nothing wants (the guard settled and not sampling it, or no guard, no
-  // placement, no trace, no profiled event for the app) goes without an event of its own: a
-  // profiled event costs NVIDIA's driver about as much host time as the launch, and each wait
-  // for one, or query of it, another call into the driver beside the app's next launches (the
-  // queue then knows it ended from a later command of the device's queue, or the queue's
-  // clFinish). An app's event without profiling completes with it, as the launches around it
-  // end: an app thread that waits for it alone waits for the device's queue up to the launches
-  // queued after it too, which an in-order queue runs before anything the app queues next.
-  const bool Untracked = Pipeline && R.Reported.expired() && (!Note || !Note->Launch.Measured) &&
-                         Key.empty() && !Fail && !RT.recorder().wanted() &&
-                         !RT.timeline().enabled();
+  // A launch whose time nothing of libsplit's wants (the guard settled and not sampling it, or
+  // no guard, no placement, no trace) is not waited for by itself: each wait for a real event, or
+  // query of it, is another call into the driver beside the app's next launches (the queue then
+  // knows it ended from a later command of the device's queue, or the queue's clFinish). Nor
+  // has it a real event of its own, a profiled one costing NVIDIA's driver about as much host
+  // time as the launch, unless the app's event profiles: it then keeps one, read only when the
+  // app asks for its times (Event::keepDeviceEvent). An app's event completes with it, as the
+  // launches around it end: an app thread that waits for it alone waits for the device's queue
+  // up to the launches queued after it too, which an in-order queue runs before anything the app
+  // queues next.
+  const std::shared_ptr<Event> Reported = R.Reported.lock();
+  const bool Untracked = Pipeline && (!Note || !Note->Launch.Measured) && Key.empty() && !Fail &&
+                         !RT.recorder().wanted() && !RT.timeline().enabled();
   cl_event Running = nullptr;
   auto KernelStart = Clock::now();
   std::uint64_t EnqueuedNs = 0;
@@ -156,9 +158,9 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
       return;
     KernelStart = Clock::now();
     EnqueuedNs = hostNanoseconds();
-    Result =
-        enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
-                          R.LocalGiven ? R.Local.data() : nullptr, Untracked ? nullptr : &Running);
+    Result = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
+                               R.LocalGiven ? R.Local.data() : nullptr,
+                               Untracked && !Reported ? nullptr : &Running);
   };
   // By reference: the job's captures would not fit std::function's inline storage.
   Device.Worker->runHere(std::ref(Job));
@@ -170,6 +172,8 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   markWrittenWhole(K, R, Device);
 
   if (Untracked) {
+    if (Reported && Running)
+      Reported->keepDeviceEvent(Running, EnqueuedNs);
     Pipeline->finishLater([Args = std::move(R.Args)] { return CL_SUCCESS; }, {}, &Device, true);
     return FinishesLater;
   }

@@ -120,11 +120,44 @@ void Event::stampEnd() {
     Stamps[3] = Now;
 }
 
-bool Event::profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds) const {
+void Event::keepDeviceEvent(cl_event Real, std::uint64_t EnqueuedNs) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (DeviceEvent)
+    runtime().real().clReleaseEvent(DeviceEvent);
+  DeviceEvent = Real;
+  DeviceEnqueuedNs = EnqueuedNs;
+}
+
+Event::~Event() {
+  if (DeviceEvent)
+    runtime().real().clReleaseEvent(DeviceEvent);
+}
+
+bool Event::profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds) {
   std::lock_guard<std::mutex> Lock(Mutex);
   unsigned Slot = Which == CL_PROFILING_COMMAND_COMPLETE ? 3 : Which - CL_PROFILING_COMMAND_QUEUED;
   if (Slot >= 4)
     return false;
+  // Asked once the command completed (the caller checks): its real event has ended too.
+  if (DeviceEvent && Slot >= 2) {
+    const RealApi &Api = runtime().real();
+    cl_ulong Times[3] = {0, 0, 0};
+    const cl_profiling_info Asked[3] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_START,
+                                        CL_PROFILING_COMMAND_END};
+    bool Known = true;
+    for (int I = 0; I < 3 && Known; ++I)
+      Known = Api.clGetEventProfilingInfo(DeviceEvent, Asked[I], sizeof(cl_ulong), &Times[I],
+                                          nullptr) == CL_SUCCESS;
+    if (Known && Times[2] >= Times[1]) {
+      const HostSpan OnHost =
+          onHostClock(DeviceEnqueuedNs, Times[0], Times[1], Times[2], Stamps[1]);
+      Stamps[2] = OnHost.Start;
+      Stamps[3] = OnHost.End;
+      FromDevice = true;
+    }
+    Api.clReleaseEvent(DeviceEvent);
+    DeviceEvent = nullptr;
+  }
   Nanoseconds = Stamps[Slot];
   return true;
 }

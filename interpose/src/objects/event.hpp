@@ -22,6 +22,9 @@ public:
 
   Event(std::shared_ptr<Context> Owner, std::shared_ptr<Queue> Issuer, cl_command_type Type,
         bool Profiled);
+  ~Event();
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
 
   Context &context() const { return *Owner; }
   Queue *queue() const { return Issuer.get(); }
@@ -48,7 +51,11 @@ public:
                        std::uint64_t End);
   // Stamps the end now, unless stampFromDevice did.
   void stampEnd();
-  bool profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds) const;
+  // The same from Real, the command's real event (owned from here on), read only once the app
+  // asks for its start or end (profilingInfo), as a native app's query reads them: nothing of
+  // libsplit's waits for it or queries it meanwhile.
+  void keepDeviceEvent(cl_event Real, std::uint64_t EnqueuedNs);
+  bool profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds);
 
 private:
   struct PendingCallback {
@@ -66,6 +73,8 @@ private:
   cl_int Status;
   std::uint64_t Stamps[4] = {0, 0, 0, 0}; // QUEUED, SUBMIT, START, END
   bool FromDevice = false;
+  cl_event DeviceEvent = nullptr; // keepDeviceEvent's, until read
+  std::uint64_t DeviceEnqueuedNs = 0;
   std::vector<PendingCallback> Callbacks;
 };
 
