@@ -31,11 +31,20 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
   const bool WantsHostPtr = Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   LIBSPLIT_CHECK_RET(WantsHostPtr != (HostPtr != nullptr), CL_INVALID_HOST_PTR, ErrorRet);
   auto B = Buffer::create(C->shared_from_this(), Flags, Size, HostPtr);
-  // Only where nothing splits: merges and atomic combinations write into the host copy (here
-  // the app's memory) assuming no kernel changed it, which a device working in place does
-  // (api.atomics counted a CPU's increments twice).
+  // A buffer on the app's memory (CL_MEM_USE_HOST_PTR) is made on that memory, as natively, where
+  // nothing splits: merges and atomic combinations write into the host copy (here the app's
+  // memory) assuming no kernel changed it, which a device working in place does (api.atomics
+  // counted a CPU's increments twice). Where the app's device is a CPU and the split devices are
+  // not opening yet, too: the buffer then stays there, its kernels unsplit even once they open
+  // (usesAppDeviceObjects), rather than libsplit keeping a copy of the app's memory ready to
+  // split and watching the app's writes to it (a copy at its creation, a comparison at the next
+  // launch) for a run that may never open them. (A run that did open them has the warm start
+  // open them at once next time: its buffers are then made ready to split.)
   // Asked of the devices planned, not those open yet: the buffer stays as made once they open.
   const bool MaySplit = C->plannedSplitDevices().size() >= 2;
+  const bool InPlace =
+      (Flags & CL_MEM_USE_HOST_PTR) &&
+      (!MaySplit || ((C->primary().Type & CL_DEVICE_TYPE_CPU) && !C->openingStarted()));
   const HostUpload Upload = C->uploadAtWrite(C->primary());
   if ((Flags & CL_MEM_COPY_HOST_PTR) && Upload.AppDevice && !Upload.WhereUsed &&
       runtime().config().Defer != config::DeferMode::Off &&
@@ -45,7 +54,9 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     setError(ErrorRet, CL_SUCCESS);
     return B.get();
   }
-  const cl_int Error = B->initialize((Flags & CL_MEM_USE_HOST_PTR) && !MaySplit);
+  const cl_int Error = B->initialize(InPlace);
+  if (InPlace && MaySplit)
+    B->stayOnAppDevice();
   if (Error != CL_SUCCESS) {
     B->release();
     setError(ErrorRet, Error);
@@ -58,12 +69,12 @@ cl_mem makeBuffer(cl_context ContextHandle, cl_mem_flags Flags, size_t Size, voi
     // would land in the app's first launch (a large SpMV on the H200 + CPU spent longer on it
     // than its whole native run). Placed as a host write is (LIBSPLIT_UPLOAD); with one device,
     // the real buffer already works on the app's memory.
-    if (MaySplit)
+    if (MaySplit && !InPlace)
       B->upload(C->uploadAtWrite(C->primary()), 0, Size);
     // A CPU works on that memory in place: apps read the kernels' results there after a
     // clFinish, without a map or a read. Where launches split, libsplit brings them there at
     // each such point (Context::refreshHostMemory).
-    if (MaySplit && (C->primary().Type & CL_DEVICE_TYPE_CPU))
+    if (MaySplit && !InPlace && (C->primary().Type & CL_DEVICE_TYPE_CPU))
       C->watchHostMemory(B);
   }
   if (Flags & CL_MEM_COPY_HOST_PTR) {

@@ -670,7 +670,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   };
   // Images, samplers and SVM live on the app's device alone: the launch runs there, as natively.
   if (usesAppDeviceObjects(Request.Args) || K.hasExecInfo())
-    return whole("it takes an image, a sampler or SVM, which stay on the app's device");
+    return whole("it takes an image, a sampler, SVM or a buffer on the app's memory made before "
+                 "the split devices opened, which stay on the app's device");
   if (Devices.size() < 2) {
     const bool NotOpenYet = C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen();
     if (NotOpenYet && Facts) {

@@ -42,6 +42,11 @@ public:
   // app's memory too, as natively: a CPU device then works in place instead of receiving a copy
   // at the first launch (a CSR SpMV on PoCL took more than twice its native run).
   cl_int initialize(bool AppDeviceOnAppMemory = false);
+  // Whether the buffer lives on the app's memory for the app's device alone although launches
+  // may split (made with initialize's AppDeviceOnAppMemory where split devices are planned, then
+  // marked so): its kernels run whole there (usesAppDeviceObjects).
+  bool staysOnAppDevice() { return root().StaysOnAppDevice; }
+  void stayOnAppDevice() { StaysOnAppDevice = true; }
   // For CL_MEM_COPY_HOST_PTR where the app's device alone gets a host write at the call: its
   // real buffer is made with the app's bytes, as natively (NVIDIA's copy at creation took less
   // than a write of the same bytes into an empty buffer). False when the real call fails: the
@@ -171,6 +176,7 @@ private:
   size_t Size;
   size_t Origin = 0;
   void *HostPtr = nullptr;
+  bool StaysOnAppDevice = false; // root buffers: see staysOnAppDevice
 
   std::mutex Mutex;         // guards Real and Staging creation
   std::vector<cl_mem> Real; // per execution device, may be null

@@ -15,8 +15,10 @@ void ArgBytes::assign(const std::uint8_t *Begin, const std::uint8_t *End) {
 }
 
 bool usesAppDeviceObjects(const std::vector<KernelArg> &Args) {
-  return std::any_of(Args.begin(), Args.end(),
-                     [](const KernelArg &A) { return A.AppDeviceObject; });
+  return std::any_of(Args.begin(), Args.end(), [](const KernelArg &A) {
+    return A.AppDeviceObject ||
+           (A.What == KernelArg::Kind::Buffer && A.Mem && A.Mem->staysOnAppDevice());
+  });
 }
 
 } // namespace libsplit

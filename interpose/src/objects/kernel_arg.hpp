@@ -41,7 +41,8 @@ struct KernelArg {
   bool AppDeviceObject = false;
 };
 
-// Whether a launch with these arguments must run on the app's device.
+// Whether a launch with these arguments must run on the app's device: an image, a sampler, SVM,
+// or a buffer that stays on the app's memory (Buffer::staysOnAppDevice).
 bool usesAppDeviceObjects(const std::vector<KernelArg> &Args);
 
 } // namespace libsplit
