@@ -53,16 +53,7 @@ std::string placementKey(const LaunchRequest &R) {
 // The partition-ready kernel's three arguments (after the app's AppArgs) for a slice that is
 // the whole NDRange along dimension 0. R's local size must be set.
 cl_int setWholeRange(cl_kernel Real, cl_uint AppArgs, const LaunchRequest &R) {
-  const RealApi &Api = runtime().real();
-  const cl_uint SplitDim = 0;
-  const cl_ulong NumGroups = R.Global[0] / R.Local[0];
-  const cl_ulong Origin = R.Offset[0];
-  cl_int Error = CL_SUCCESS;
-  if ((Error = Api.clSetKernelArg(Real, AppArgs, sizeof(SplitDim), &SplitDim)) ||
-      (Error = Api.clSetKernelArg(Real, AppArgs + 1, sizeof(NumGroups), &NumGroups)) ||
-      (Error = Api.clSetKernelArg(Real, AppArgs + 2, sizeof(Origin), &Origin)))
-    return Error;
-  return CL_SUCCESS;
+  return Kernel::setSliceArgs(Real, AppArgs, 0, R.Global[0] / R.Local[0], R.Offset[0]);
 }
 
 // After a launch run whole on Device: every buffer argument it may have changed (mayWrite) is
@@ -264,8 +255,7 @@ bool canRun(Kernel &K, ExecDevice &Device, const LaunchRequest &R, std::string &
     Why = "its partition-ready kernel cannot be created (error " + std::to_string(Error) + ")";
     return false;
   }
-  const RealApi &Api = runtime().real();
-  size_t GroupSize = 1, KernelLimit = 0;
+  size_t GroupSize = 1;
   for (cl_uint D = 0; D < R.WorkDim; ++D) {
     GroupSize *= R.Local[D];
     if (D < Device.MaxWorkItemSizes.size() && R.Local[D] > Device.MaxWorkItemSizes[D]) {
@@ -274,16 +264,13 @@ bool canRun(Kernel &K, ExecDevice &Device, const LaunchRequest &R, std::string &
       return false;
     }
   }
-  if (Api.clGetKernelWorkGroupInfo(Real, Device.Real, CL_KERNEL_WORK_GROUP_SIZE,
-                                   sizeof(KernelLimit), &KernelLimit, nullptr) == CL_SUCCESS &&
-      GroupSize > KernelLimit) {
+  const size_t KernelLimit = K.splitGroupLimit(Device);
+  if (KernelLimit && GroupSize > KernelLimit) {
     Why = "work-groups of " + std::to_string(GroupSize) + " exceed the kernel's limit of " +
           std::to_string(KernelLimit) + " there";
     return false;
   }
-  cl_ulong StaticLocal = 0;
-  Api.clGetKernelWorkGroupInfo(Real, Device.Real, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(StaticLocal),
-                               &StaticLocal, nullptr);
+  const cl_ulong StaticLocal = K.splitLocalBytes(Device);
   cl_ulong DynamicLocal = 0;
   for (const KernelArg &A : R.Args)
     if (A.What == KernelArg::Kind::Local)

@@ -24,15 +24,8 @@ double secondsSince(Clock::time_point Start) {
 cl_int enqueueSlice(ExecDevice &Device, cl_kernel Real, const CompiledKernel &Facts,
                     const LaunchRequest &R, cl_uint Dim, std::size_t Groups, std::size_t FirstGroup,
                     std::size_t EndGroup, cl_event *Done) {
-  const RealApi &Api = runtime().real();
-  const cl_uint SplitDim = Dim;
-  const cl_ulong NumGroups = Groups;
-  const cl_ulong Origin = R.Offset[Dim];
-  const cl_uint First = Facts.AppArgCount;
-  cl_int Error = CL_SUCCESS;
-  if ((Error = Api.clSetKernelArg(Real, First, sizeof(SplitDim), &SplitDim)) ||
-      (Error = Api.clSetKernelArg(Real, First + 1, sizeof(NumGroups), &NumGroups)) ||
-      (Error = Api.clSetKernelArg(Real, First + 2, sizeof(Origin), &Origin)))
+  if (cl_int Error = Kernel::setSliceArgs(Real, Facts.AppArgCount, Dim, Groups, R.Offset[Dim]);
+      Error != CL_SUCCESS)
     return Error;
   std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
   Offset[Dim] += FirstGroup * R.Local[Dim];

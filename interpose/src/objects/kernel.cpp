@@ -236,6 +236,28 @@ size_t Kernel::splitGroupLimit(ExecDevice &Device) {
   return *K->GroupLimit;
 }
 
+cl_ulong Kernel::splitLocalBytes(ExecDevice &Device) {
+  cl_int Error = CL_SUCCESS;
+  RealKernel *K = realKernel(Device, true, Error);
+  cl_ulong Bytes = 0;
+  if (!K ||
+      runtime().real().clGetKernelWorkGroupInfo(K->Handle, Device.Real, CL_KERNEL_LOCAL_MEM_SIZE,
+                                                sizeof(Bytes), &Bytes, nullptr) != CL_SUCCESS)
+    return 0;
+  return Bytes;
+}
+
+cl_int Kernel::setSliceArgs(cl_kernel Real, cl_uint First, cl_uint Dim, cl_ulong Groups,
+                            cl_ulong Origin) {
+  const RealApi &Api = runtime().real();
+  cl_int Error = CL_SUCCESS;
+  if ((Error = Api.clSetKernelArg(Real, First, sizeof(Dim), &Dim)) ||
+      (Error = Api.clSetKernelArg(Real, First + 1, sizeof(Groups), &Groups)) ||
+      (Error = Api.clSetKernelArg(Real, First + 2, sizeof(Origin), &Origin)))
+    return Error;
+  return CL_SUCCESS;
+}
+
 namespace {
 bool sameBytes(const ArgBytes &A, const ArgBytes &B) {
   return A.size() == B.size() && std::equal(A.data(), A.data() + A.size(), B.data());

@@ -62,6 +62,14 @@ public:
   // The largest work-group the partition-ready kernel allows on Device (register pressure can
   // set it below the device's maximum), asked once; 0 where unknown.
   size_t splitGroupLimit(ExecDevice &Device);
+  // The local memory the partition-ready kernel takes on Device by itself
+  // (CL_KERNEL_LOCAL_MEM_SIZE; an implementation may count __local arguments set on it too);
+  // 0 where unknown.
+  cl_ulong splitLocalBytes(ExecDevice &Device);
+  // Sets the three arguments a partition-ready kernel Real takes after the app's (from index
+  // First): the split dimension, the NDRange's work-group count along it, and its offset there.
+  static cl_int setSliceArgs(cl_kernel Real, cl_uint First, cl_uint Dim, cl_ulong Groups,
+                             cl_ulong Origin);
 
   // The size of the scalars pointer argument Index points to, from the argument's type name
   // (clGetKernelArgInfo) on the app's kernel or else on Other (a partition-ready kernel, built
