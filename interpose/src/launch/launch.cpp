@@ -183,9 +183,9 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   auto Finish = [Running, Rec = std::move(Rec), Args = std::move(R.Args),
                  Kept = K.shared_from_this(), Device = &Device, KernelStart, HostSeconds, Fail, Key,
                  Note, Called = R.Called, Reported = R.Reported, EnqueuedNs]() mutable -> cl_int {
-    // A launch kept its real event for the app's sake only (its event, not profiled, and nothing
-    // of libsplit's measures it): its end is all there is to wait for. (Each profiling query is
-    // a call into the driver beside the app's next launches.)
+    // Nothing of libsplit's measures this launch and no profiled event of the app's wants its
+    // times (a launch finished at once, not left running): its end is all there is to wait for.
+    // (Each profiling query is a call into the driver beside the app's next launches.)
     const bool Timed = Fail || (Note && Note->Launch.Measured) || !Key.empty() || Rec ||
                        runtime().timeline().enabled() || !Reported.expired();
     if (!Timed)
