@@ -16,6 +16,8 @@
 #include "common/app_common.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 static const char *KernelSource = R"CLC(
 __kernel void empty(__global int *unused, int n) {
@@ -26,14 +28,22 @@ __kernel void empty(__global int *unused, int n) {
 
 int main(int argc, char **argv) {
   app::Options Opts(argc, argv,
-                    "[--launches N] [--global G] [--local L] [--sync each|end] [--warmup N] "
+                    "[--launches N] [--global G] [--local L] [--sync each|poll|callback|end] "
+                    "[--warmup N] "
                     "[--event 0|1] [--event-every N] [--profiling 0|1] [--buffer-mib M] "
                     "[--sizes K]");
   const long Launches = Opts.integer("launches", 2000);
   const size_t Global = static_cast<size_t>(Opts.integer("global", 1024));
   const size_t Local = static_cast<size_t>(Opts.integer("local", 64));
   const long Warmup = Opts.integer("warmup", 50);
-  const bool SyncEach = Opts.text("sync", "end") == "each";
+  // each: clFinish after every launch; poll: every launch's event polled until it completes, as
+  // apps that check their kernels' progress do; callback: the host spins until a callback on the
+  // launch's event says it completed, as apps driven by callbacks do (both ask for the event,
+  // whatever --event says).
+  const std::string Sync = Opts.text("sync", "end");
+  const bool SyncEach = Sync == "each";
+  const bool Poll = Sync == "poll";
+  const bool Callback = Sync == "callback";
   const long EventEvery = Opts.integer("event", 0) != 0 ? 1 : Opts.integer("event-every", 0);
   const bool Profiling = Opts.integer("profiling", 0) != 0;
   const long Sizes = std::max(1L, Opts.integer("sizes", 1));
@@ -67,10 +77,30 @@ int main(int argc, char **argv) {
   long Launched = 0;
   auto launch = [&] {
     cl_event Done = nullptr;
-    const bool WithEvent = EventEvery > 0 && Launched % EventEvery == 0;
+    const bool WithEvent = Poll || Callback || (EventEvery > 0 && Launched % EventEvery == 0);
     const size_t Size = Global - static_cast<size_t>(Launched++ % Sizes) * Step;
     CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Size, Local ? &Local : nullptr, 0,
                                     nullptr, WithEvent ? &Done : nullptr));
+    if (Callback) {
+      std::atomic<bool> Ended{false};
+      CL_CHECK(clSetEventCallback(
+          Done, CL_COMPLETE,
+          [](cl_event, cl_int, void *Flag) {
+            static_cast<std::atomic<bool> *>(Flag)->store(true, std::memory_order_release);
+          },
+          &Ended));
+      CL_CHECK(clFlush(Queue));
+      while (!Ended.load(std::memory_order_acquire))
+        std::this_thread::yield();
+    }
+    if (Poll) {
+      CL_CHECK(clFlush(Queue));
+      cl_int Status = CL_QUEUED;
+      do
+        CL_CHECK(clGetEventInfo(Done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
+                                nullptr));
+      while (Status > CL_COMPLETE);
+    }
     if (Done)
       clReleaseEvent(Done);
     if (SyncEach)
@@ -89,7 +119,7 @@ int main(int argc, char **argv) {
   const double PerLaunch = 1e6 / static_cast<double>(std::max(Launches, 1L));
   std::printf("launch_overhead: %ld launches of %zu work-items (local %zu, %ld sizes), sync %s: "
               "%.2f us per launch (%.2f us of it before the final clFinish)\n",
-              Launches, Global, Local, Sizes, SyncEach ? "each" : "end", Seconds * PerLaunch,
+              Launches, Global, Local, Sizes, Sync.c_str(), Seconds * PerLaunch,
               Queueing * PerLaunch);
   clReleaseKernel(Kernel);
   clReleaseProgram(Program);

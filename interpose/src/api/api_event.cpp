@@ -45,8 +45,12 @@ LIBSPLIT_API cl_int CL_API_CALL clGetEventInfo(cl_event EventHandle, cl_event_in
     return returnValue<cl_context>(&E->context(), ValueSize, Value, SizeRet);
   case CL_EVENT_COMMAND_TYPE:
     return returnValue<cl_command_type>(E->type(), ValueSize, Value, SizeRet);
-  case CL_EVENT_COMMAND_EXECUTION_STATUS:
-    return returnValue<cl_int>(E->status(), ValueSize, Value, SizeRet);
+  case CL_EVENT_COMMAND_EXECUTION_STATUS: {
+    const cl_int Status = E->status();
+    if (Status > CL_COMPLETE && E->queue())
+      E->queue()->hurry();
+    return returnValue<cl_int>(Status, ValueSize, Value, SizeRet);
+  }
   case CL_EVENT_REFERENCE_COUNT:
     return returnValue<cl_uint>(E->appReferences(), ValueSize, Value, SizeRet);
   default:
@@ -94,6 +98,8 @@ LIBSPLIT_API cl_int CL_API_CALL clSetEventCallback(cl_event EventHandle, cl_int 
                      (Trigger != CL_COMPLETE && Trigger != CL_RUNNING && Trigger != CL_SUBMITTED),
                  CL_INVALID_VALUE);
   E->addCallback(Trigger, Notify, UserData);
+  if (E->status() > CL_COMPLETE && E->queue())
+    E->queue()->hurry();
   return CL_SUCCESS;
 }
 
@@ -104,6 +110,8 @@ LIBSPLIT_API cl_int CL_API_CALL clGetEventProfilingInfo(cl_event EventHandle,
                                    SizeRet);
   Event *E = asEvent(EventHandle);
   LIBSPLIT_CHECK(!E, CL_INVALID_EVENT);
+  if (E->profiled() && E->status() > CL_COMPLETE && E->queue())
+    E->queue()->hurry(); // an app may ask until the times are there
   LIBSPLIT_CHECK(!E->profiled() || E->status() != CL_COMPLETE, CL_PROFILING_INFO_NOT_AVAILABLE);
   cl_ulong Nanoseconds = 0;
   LIBSPLIT_CHECK(!E->profilingInfo(Param, Nanoseconds), CL_INVALID_VALUE);

@@ -100,6 +100,19 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
   return Done;
 }
 
+void Queue::hurry() {
+  bool Notify = false;
+  {
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    if (State->Later.empty() || State->HurriedUpTo >= State->Later.back().Order)
+      return;
+    State->HurriedUpTo = State->Later.back().Order;
+    Notify = State->Gathering;
+  }
+  if (Notify)
+    State->Wake.notify_one();
+}
+
 bool Queue::beginDirect() {
   bool Full = false;
   {
@@ -585,6 +598,7 @@ void Queue::run(std::shared_ptr<Executor> State) {
           // woke this thread every few launches: on PoCL's pair, whose devices share the app's
           // cores, those hand-offs cost more than the rest of a launch's host time.)
           if (!State->Stopping && State->Commands.empty() &&
+              State->Later.front().Order > State->HurriedUpTo &&
               State->Later.size() < gatherLimit(*State) && oldestRun(*State, MaxRun).Patient) {
             const std::uint64_t Arrived = State->Joined + State->JoinedNewest;
             State->Gathering = true;

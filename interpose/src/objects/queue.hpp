@@ -73,6 +73,10 @@ public:
   void finishHere(const Event *Until);
   // Every command enqueued so far has finished.
   bool idle();
+  // The app asked for the status of one of its unfinished commands' events, or for a callback on
+  // one: the commands enqueued so far complete as soon as they end, without gathering with later
+  // launches (an app that polls its kernel's event waited for the gathering to end each time).
+  void hurry();
   // Whether a body may return FinishesLater: an in-order queue.
   bool canFinishLater() const { return !State->OutOfOrder; }
   // Called by a body on the executor thread, which then returns FinishesLater: Finish waits for
@@ -158,6 +162,9 @@ private:
     bool Sleeping = false;
     // The executor lets untracked launches gather (see run): only a queued command wakes it.
     bool Gathering = false;
+    // The unfinished commands up to this one are waited for at once, not gathered: the app asked
+    // how one of them is doing, or for a callback on one (hurry).
+    std::uint64_t HurriedUpTo = 0;
     // An app thread waits (Idle) for the command body that runs to end, to start its launch
     // itself rather than queue it behind (see enqueue).
     bool AppWaitsIdle = false;
