@@ -4,7 +4,7 @@
     bench/results/overhead_medians.py RUN_DIR     prints a Markdown table from RUN_DIR/overhead.txt
 
 Each line of overhead.txt reads '<configuration> <options>: <launch_overhead's output>'; the
-figure taken is its 'sync end' host time per launch in microseconds.
+figure taken is its host time per launch in microseconds.
 """
 import collections
 import re
@@ -12,7 +12,7 @@ import statistics
 import sys
 from pathlib import Path
 
-LINE = re.compile(r"(\w+) (.*?): .*sync end: ([\d.]+) us per launch")
+LINE = re.compile(r"(\w+) (.*?): .*sync \w+: ([\d.]+) us per launch")
 
 
 def main(run_dir: Path) -> None:
