@@ -27,23 +27,26 @@ __kernel void empty(__global int *unused, int n) {
 )CLC";
 
 int main(int argc, char **argv) {
-  app::Options Opts(argc, argv,
-                    "[--launches N] [--global G] [--local L] [--sync each|poll|callback|end] "
-                    "[--warmup N] "
-                    "[--event 0|1] [--event-every N] [--profiling 0|1] [--buffer-mib M] "
-                    "[--sizes K]");
+  app::Options Opts(
+      argc, argv,
+      "[--launches N] [--global G] [--local L] [--sync each|poll|callback|other-queue|end] "
+      "[--warmup N] "
+      "[--event 0|1] [--event-every N] [--profiling 0|1] [--buffer-mib M] "
+      "[--sizes K]");
   const long Launches = Opts.integer("launches", 2000);
   const size_t Global = static_cast<size_t>(Opts.integer("global", 1024));
   const size_t Local = static_cast<size_t>(Opts.integer("local", 64));
   const long Warmup = Opts.integer("warmup", 50);
   // each: clFinish after every launch; poll: every launch's event polled until it completes, as
   // apps that check their kernels' progress do; callback: the host spins until a callback on the
-  // launch's event says it completed, as apps driven by callbacks do (both ask for the event,
-  // whatever --event says).
+  // launch's event says it completed, as apps driven by callbacks do; other-queue: a second queue
+  // waits for the launch's event with a marker, which the host waits for there, as apps that
+  // chain queues do (all three ask for the event, whatever --event says).
   const std::string Sync = Opts.text("sync", "end");
   const bool SyncEach = Sync == "each";
   const bool Poll = Sync == "poll";
   const bool Callback = Sync == "callback";
+  const bool OtherQueue = Sync == "other-queue";
   const long EventEvery = Opts.integer("event", 0) != 0 ? 1 : Opts.integer("event-every", 0);
   const bool Profiling = Opts.integer("profiling", 0) != 0;
   const long Sizes = std::max(1L, Opts.integer("sizes", 1));
@@ -60,6 +63,8 @@ int main(int argc, char **argv) {
   cl_command_queue Queue =
       clCreateCommandQueue(Context, Choice.Device, Profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &Err);
   CL_CHECK_ERR(Err, "clCreateCommandQueue");
+  cl_command_queue Second = clCreateCommandQueue(Context, Choice.Device, 0, &Err);
+  CL_CHECK_ERR(Err, "clCreateCommandQueue (second)");
   cl_mem Unused = clCreateBuffer(Context, CL_MEM_READ_WRITE, BufferBytes, nullptr, &Err);
   CL_CHECK_ERR(Err, "clCreateBuffer");
   if (BufferBytes > sizeof(int)) {
@@ -77,10 +82,16 @@ int main(int argc, char **argv) {
   long Launched = 0;
   auto launch = [&] {
     cl_event Done = nullptr;
-    const bool WithEvent = Poll || Callback || (EventEvery > 0 && Launched % EventEvery == 0);
+    const bool WithEvent =
+        Poll || Callback || OtherQueue || (EventEvery > 0 && Launched % EventEvery == 0);
     const size_t Size = Global - static_cast<size_t>(Launched++ % Sizes) * Step;
     CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Size, Local ? &Local : nullptr, 0,
                                     nullptr, WithEvent ? &Done : nullptr));
+    if (OtherQueue) {
+      CL_CHECK(clFlush(Queue));
+      CL_CHECK(clEnqueueMarkerWithWaitList(Second, 1, &Done, nullptr));
+      CL_CHECK(clFinish(Second));
+    }
     if (Callback) {
       std::atomic<bool> Ended{false};
       CL_CHECK(clSetEventCallback(
@@ -124,6 +135,7 @@ int main(int argc, char **argv) {
   clReleaseKernel(Kernel);
   clReleaseProgram(Program);
   clReleaseMemObject(Unused);
+  clReleaseCommandQueue(Second);
   clReleaseCommandQueue(Queue);
   clReleaseContext(Context);
   return 0;

@@ -22,8 +22,10 @@ LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *L
   if (!Events.empty())
     Waiting.emplace(Events.front()->context());
   for (Event *E : Events) {
-    if (E->status() > CL_COMPLETE && E->queue())
+    if (E->status() > CL_COMPLETE && E->queue()) {
+      E->queue()->hurry(); // what finishHere leaves to the executor (callbacks) comes at once
       E->queue()->finishHere(E);
+    }
     if (E->wait() < 0)
       Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }

@@ -389,9 +389,17 @@ cl_int Queue::execute(Command &Next) {
     Done.stamp(CL_PROFILING_COMMAND_SUBMIT, hostNanoseconds());
   Done.setStatus(CL_SUBMITTED);
   cl_int Result = CL_SUCCESS;
-  for (const auto &Dependency : Next.WaitFor)
+  for (const auto &Dependency : Next.WaitFor) {
+    // Another queue's command: completed from here as soon as it ends, as an app thread that
+    // waits for it would (not left gathering with the launches that follow it there).
+    if (Dependency->status() > CL_COMPLETE && Dependency->queue() &&
+        Dependency->queue() != Next.Done->queue()) {
+      Dependency->queue()->hurry();
+      Dependency->queue()->finishHere(Dependency.get());
+    }
     if (Dependency->wait() < 0)
       Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  }
   if (Result == CL_SUCCESS) {
     if (Done.profiled())
       Done.stamp(CL_PROFILING_COMMAND_START, hostNanoseconds());
