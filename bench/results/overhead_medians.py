@@ -12,7 +12,7 @@ import statistics
 import sys
 from pathlib import Path
 
-LINE = re.compile(r"(\w+) (.*?): .*sync \w+: ([\d.]+) us per launch")
+LINE = re.compile(r"(\w+) (.*?): .*sync [\w-]+: ([\d.]+) us per launch")
 
 
 def main(run_dir: Path) -> None:
