@@ -5,6 +5,17 @@
 
 using namespace libsplit;
 
+namespace {
+
+// The app asks about E, unfinished: its queue waits for it at once rather than gathering it with
+// the launches that follow (Queue::hurry).
+void hurryIfUnfinished(Event &E) {
+  if (E.status() > CL_COMPLETE && E.queue())
+    E.queue()->hurry();
+}
+
+} // namespace
+
 LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *List) {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clWaitForEvents, Count, List);
   LIBSPLIT_SHOW_CALL("clWaitForEvents");
@@ -22,10 +33,9 @@ LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *L
   if (!Events.empty())
     Waiting.emplace(Events.front()->context());
   for (Event *E : Events) {
-    if (E->status() > CL_COMPLETE && E->queue()) {
-      E->queue()->hurry(); // what finishHere leaves to the executor (callbacks) comes at once
+    hurryIfUnfinished(*E); // what finishHere leaves to the executor (callbacks) comes at once
+    if (E->status() > CL_COMPLETE && E->queue())
       E->queue()->finishHere(E);
-    }
     if (E->wait() < 0)
       Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }
@@ -48,10 +58,8 @@ LIBSPLIT_API cl_int CL_API_CALL clGetEventInfo(cl_event EventHandle, cl_event_in
   case CL_EVENT_COMMAND_TYPE:
     return returnValue<cl_command_type>(E->type(), ValueSize, Value, SizeRet);
   case CL_EVENT_COMMAND_EXECUTION_STATUS: {
-    const cl_int Status = E->status();
-    if (Status > CL_COMPLETE && E->queue())
-      E->queue()->hurry();
-    return returnValue<cl_int>(Status, ValueSize, Value, SizeRet);
+    hurryIfUnfinished(*E);
+    return returnValue<cl_int>(E->status(), ValueSize, Value, SizeRet);
   }
   case CL_EVENT_REFERENCE_COUNT:
     return returnValue<cl_uint>(E->appReferences(), ValueSize, Value, SizeRet);
@@ -100,8 +108,7 @@ LIBSPLIT_API cl_int CL_API_CALL clSetEventCallback(cl_event EventHandle, cl_int 
                      (Trigger != CL_COMPLETE && Trigger != CL_RUNNING && Trigger != CL_SUBMITTED),
                  CL_INVALID_VALUE);
   E->addCallback(Trigger, Notify, UserData);
-  if (E->status() > CL_COMPLETE && E->queue())
-    E->queue()->hurry();
+  hurryIfUnfinished(*E);
   return CL_SUCCESS;
 }
 
@@ -112,8 +119,8 @@ LIBSPLIT_API cl_int CL_API_CALL clGetEventProfilingInfo(cl_event EventHandle,
                                    SizeRet);
   Event *E = asEvent(EventHandle);
   LIBSPLIT_CHECK(!E, CL_INVALID_EVENT);
-  if (E->profiled() && E->status() > CL_COMPLETE && E->queue())
-    E->queue()->hurry(); // an app may ask until the times are there
+  if (E->profiled())
+    hurryIfUnfinished(*E); // an app may ask until the times are there
   LIBSPLIT_CHECK(!E->profiled() || E->status() != CL_COMPLETE, CL_PROFILING_INFO_NOT_AVAILABLE);
   cl_ulong Nanoseconds = 0;
   LIBSPLIT_CHECK(!E->profilingInfo(Param, Nanoseconds), CL_INVALID_VALUE);
