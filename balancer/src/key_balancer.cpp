@@ -339,6 +339,7 @@ void KeyBalancer::enterHold(const Eigen::VectorXd &Held, const Launch *Measured)
   for (Device &D : Devices)
     D.Window.clear();
   OverCount = 0;
+  RefineWindowRestarted = false;
   if (Measured)
     feedWindow(*Measured);
 }
@@ -473,10 +474,14 @@ void KeyBalancer::refineIfSignificant() {
   std::size_t Slow = Active.front();
   std::size_t Fast = Active.front();
   double Sum = 0.0;
-  // Tested only when the window reaches RefineMinLaunches, then twice, four times as many...:
-  // testing after every launch would, sooner or later, find a noisy window that passes.
+  // Tested only when the window reaches RefineMinLaunches, then twice, four times as many up to
+  // RefineMaxLaunches: testing after every launch would, sooner or later, find a noisy window
+  // that passes. The window then starts over and is tested each time it is full again, so that
+  // an imbalance that appears late is judged on launches that show it, not diluted by a long
+  // balanced past.
   std::uint64_t Count = Devices[Active.front()].Window.count();
-  std::uint64_t First = std::max(1u, Config.RefineMinLaunches);
+  std::uint64_t First =
+      std::max(1u, RefineWindowRestarted ? Config.RefineMaxLaunches : Config.RefineMinLaunches);
   if (Count < First || Count % First != 0 || ((Count / First) & (Count / First - 1)) != 0)
     return;
   for (std::size_t I : Active) {
@@ -498,8 +503,14 @@ void KeyBalancer::refineIfSignificant() {
   double Gap = S.mean() - F.mean();
   double Error = S.standardError() + F.standardError();
   if (Gap <= Config.StopSpread * Sum / static_cast<double>(Active.size()) ||
-      Gap <= Config.Confidence * Error)
+      Gap <= Config.Confidence * Error) {
+    if (Count >= Config.RefineMaxLaunches) {
+      for (std::size_t I : Active)
+        Devices[I].Window.clear();
+      RefineWindowRestarted = true;
+    }
     return;
+  }
 
   // Means over many launches at one split: a fixed-point step from them is not chasing noise.
   auto Used = static_cast<Eigen::Index>(Active.size());

@@ -149,6 +149,9 @@ private:
   double LastMakespan = 0.0;
   unsigned OverCount = 0;
   std::size_t LastSlowest = 0;
+  // The held devices' windows started over after reaching RefineMaxLaunches: from then on they
+  // are tested only when full, so that a long hold is not tested more often than a short one.
+  bool RefineWindowRestarted = false;
   // Noise of a device's time between launches that gave it almost the same slice, whatever the
   // phase: what a comparison of launches (the split against one device alone) must see through.
   NoiseEstimator Noise;

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Checks a libsplit trace written by an iterative app (one kernel).
 
-    check_convergence.py split TRACE [TOLERANCE=0.10] [LAST=10]
-        The balancer holds a split (converged, two or more devices) and over the last LAST
-        launches that balanced (probes aside) the devices finished within TOLERANCE of each
-        other (median of (max - min) / max).
+    check_convergence.py settles-on TRACE NAME=SHARE,... [BY=6]
+        For a run under LIBSPLIT_SIMULATED_SHARES (the same NAME=SHARE list; its times are the
+        simulated ones, without noise): from launch BY on, every balancing launch gives each
+        device whose name contains NAME its SHARE of the work-groups, to the nearest group,
+        and the balancer ends converged.
 
     check_convergence.py not-slower TRACE [TOLERANCE=0.02] [LAST=10]
         Steady state is not slower than the best single device: the median makespan of the last
@@ -32,24 +33,26 @@ def short(name):
     return name.split("-")[0]
 
 
-if mode == "split":
-    tolerance = float(sys.argv[3]) if len(sys.argv) > 3 else 0.10
-    last = int(sys.argv[4]) if len(sys.argv) > 4 else 10
-    balanced = [r for r in records
-                if r.get("split") and r.get("purpose") == "balance" and len(r["devices"]) >= 2]
-    if len(balanced) < last:
-        sys.exit(f"only {len(balanced)} balancing launches with two or more devices in {path}")
-    spreads = []
-    for r in balanced[-last:]:
-        times = [d["kernel_s"] + d["transfer_s"] for d in r["devices"]]
-        spreads.append((max(times) - min(times)) / max(times))
-    median = statistics.median(spreads)
+if mode == "settles-on":
+    wanted = {name: float(share) for name, share in
+              (item.split("=") for item in sys.argv[3].split(","))}
+    by = int(sys.argv[4]) if len(sys.argv) > 4 else 6
+    balanced = [r for r in records if r.get("split") and r.get("purpose") == "balance"]
+    late = [r for r in balanced if r["launch"] >= by]
+    if not late:
+        sys.exit(f"no balancing launch from launch {by} on in {path}")
+    off = []
+    for r in late:
+        total = sum(d["groups"] for d in r["devices"])
+        for name, share in wanted.items():
+            groups = sum(d["groups"] for d in r["devices"] if name in d["name"])
+            if abs(groups - share * total) > 1:
+                off.append(f'launch {r["launch"]}: {name} {groups} of {total} groups')
     final = records[-1]["balancer"]
-    held = final["converged"] and final["state"] != "single"
-    shares = ", ".join(f'{short(d["name"])} {d["share"]:.2f}' for d in balanced[-1]["devices"])
-    print(f"last {last} balancing launches: median spread {median:.3f} (tolerance {tolerance}), "
-          f"final state {final['state']}, final shares {shares}")
-    sys.exit(0 if median <= tolerance and held else 1)
+    shares = ", ".join(f'{short(d["name"])} {d["share"]:.3f}' for d in late[-1]["devices"])
+    print(f"{len(late)} balancing launches from launch {by} on; final shares {shares}; "
+          f"final state {final['state']}; off the simulated shares: {off[:3] or 'none'}")
+    sys.exit(0 if not off and final["converged"] else 1)
 
 if mode == "not-slower":
     tolerance = float(sys.argv[3]) if len(sys.argv) > 3 else 0.02
@@ -94,4 +97,4 @@ if mode == "whole-on":
     print(f"last {last} launches ran on: {', '.join(short(w) for w in where)} (want {name})")
     sys.exit(0 if len(tail) == last and all(name in w for w in where) else 1)
 
-sys.exit(f"unknown mode {mode}: split, not-slower, overlap or whole-on")
+sys.exit(f"unknown mode {mode}: settles-on, not-slower, overlap or whole-on")

@@ -99,6 +99,24 @@ balancer::Split LaunchBalancer::propose(const balancer::LaunchKey &Key, std::uin
                         SeparateHardware);
 }
 
+std::vector<double> LaunchBalancer::simulatedShares(const std::vector<std::string> &DeviceNames) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Runtime &RT = runtime();
+  if (RT.config().SimulatedShares.empty())
+    return {};
+  if (!SimulatedResolved) {
+    SimulatedResolved = true;
+    const std::string Problem =
+        config::resolveShares(RT.config().SimulatedShares, DeviceNames, Simulated);
+    if (!Problem.empty()) {
+      Simulated.clear();
+      RT.log().error("LIBSPLIT_SIMULATED_SHARES: ", Problem,
+                     "; the measured times are used instead");
+    }
+  }
+  return Simulated.size() == DeviceNames.size() ? Simulated : std::vector<double>();
+}
+
 void LaunchBalancer::observe(const balancer::LaunchKey &Key,
                              const std::vector<balancer::DeviceMeasurement> &Measurements) {
   std::lock_guard<std::mutex> Lock(Mutex);

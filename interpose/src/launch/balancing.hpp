@@ -37,6 +37,11 @@ public:
   // measured the devices' rates): Shares per device, in the order of their propose.
   void startFrom(const balancer::LaunchKey &Key, std::vector<double> Shares);
 
+  // LIBSPLIT_SIMULATED_SHARES resolved over DeviceNames (the split devices, in order): the
+  // speeds of the devices whose times replace the measured ones; empty when unset or when it
+  // names devices that are not there (said once).
+  std::vector<double> simulatedShares(const std::vector<std::string> &DeviceNames);
+
   // Writes converged shares for the next run (LIBSPLIT_TUNING=save); called at exit.
   void saveTuning();
 
@@ -46,6 +51,8 @@ private:
   std::mutex Mutex;
   balancer::Balancer Engine;
   bool StaticResolved = false;
+  bool SimulatedResolved = false;
+  std::vector<double> Simulated;
   bool TuningStarted = false;
   std::string DeviceSignature;
   std::string TuningDirectory;

@@ -2,6 +2,8 @@
 
 #include "runtime.hpp"
 
+#include <algorithm>
+
 namespace libsplit {
 
 namespace {
@@ -18,12 +20,39 @@ const char *purposeName(balancer::LaunchPurpose P) {
   return "?";
 }
 
+// LIBSPLIT_SIMULATED_SHARES: each slice takes what a device of speed Shares[D] would take,
+// transfers nothing; returns the launch's makespan under those times.
+double simulateTimes(std::vector<Slice> &Slices, const std::vector<ExecDevice *> &Devices,
+                     const std::vector<double> &Shares) {
+  // A share of 0 is a device far slower than the others, not one that takes forever.
+  constexpr double SecondsPerGroup = 10e-6, SlowestShare = 1e-3;
+  double Makespan = 0.0;
+  for (Slice &S : Slices) {
+    const auto At = std::find(Devices.begin(), Devices.end(), S.Device);
+    const size_t Index = static_cast<size_t>(At - Devices.begin());
+    const double Share = std::max(Index < Shares.size() ? Shares[Index] : 0.0, SlowestShare);
+    S.KernelSeconds = static_cast<double>(S.EndGroup - S.FirstGroup) * SecondsPerGroup / Share;
+    S.TransferSeconds = 0.0;
+    Makespan = std::max(Makespan, S.KernelSeconds);
+  }
+  return Makespan;
+}
+
 } // namespace
 
 void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels) {
   Runtime &RT = runtime();
   for (size_t I = 0; I < Kernels.size() && I < Slices.size(); ++I)
     Slices[I].KernelSeconds = Kernels[I];
+  if (!RT.config().SimulatedShares.empty()) {
+    std::vector<std::string> Names;
+    for (const ExecDevice *D : Devices)
+      Names.push_back(D->Name);
+    if (std::vector<double> Simulated = RT.balancer().simulatedShares(Names); !Simulated.empty()) {
+      Makespan = simulateTimes(Slices, Devices, Simulated);
+      GatherSeconds = 0.0;
+    }
+  }
   std::uint64_t AllBytesIn = 0;
   for (const Slice &S : Slices)
     AllBytesIn += S.BytesIn;

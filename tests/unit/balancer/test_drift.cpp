@@ -45,6 +45,28 @@ TEST_CASE("hysteresis: a drift inside the resume threshold does not move the spl
   CHECK(T.LastSpread < 0.10);
 }
 
+TEST_CASE("a drift inside the resume threshold after a long hold is corrected by the slow path",
+          "[drift][hysteresis]") {
+  // The same 7% drift, at launch 150 of a split held since its first launches: the means of the
+  // held launches start over every RefineMaxLaunches, so the drift is judged on launches that
+  // show it (a window held since the start would dilute it below StopSpread for hundreds of
+  // launches).
+  Scenario S = linearRatios("late-drift-7%", {2, 1});
+  S.TimeVarying = true;
+  S.Devices[0].Kernel = [](std::uint64_t G, std::uint64_t, std::uint64_t L) {
+    return static_cast<double>(G) * Unit / (L < 150 ? 2.0 : 2.0 / 1.07);
+  };
+  BalancerConfig Config = configFor(Strategy::Broyden);
+  Balancer B(Config);
+  Run R = simulate(S, B, 150 + 2 * Config.RefineMaxLaunches + 2);
+  KeyTrace T = *B.trace(simKey(S));
+  CHECK(splitChanges(R, 20, 150) == 0);
+  CHECK(splitChanges(R, 150, 150 + 2 * Config.RefineMaxLaunches + 1) >= 1);
+  CHECK(T.Resumes == 0);
+  CHECK(T.Refinements >= 1);
+  CHECK(T.LastSpread < 0.05);
+}
+
 TEST_CASE("hysteresis: a drift beyond the resume threshold restarts the search",
           "[drift][hysteresis]") {
   Scenario S = linearRatios("drift-25%", {2, 1});

@@ -164,6 +164,7 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
       {"LIBSPLIT_CC", "/opt/libsplit/libexec/libsplit-cc", "/opt/libsplit/libexec/libsplit-cc"},
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "8", "8"},
       {"LIBSPLIT_FAIL_LAUNCH", "2", "2"},
+      {"LIBSPLIT_SIMULATED_SHARES", "basic=0.25,pthread=0.75", "basic=0.25,pthread=0.75"},
       {"LIBSPLIT_LIBRARY", "/opt/libsplit/lib/libsplit.so", "/opt/libsplit/lib/libsplit.so"},
   };
   std::set<std::string> Covered;
@@ -235,6 +236,8 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
       {"LIBSPLIT_STATIC", "-0.5,1.5",
        "LIBSPLIT_STATIC: share 1 '-0.5' is negative in '-0.5,1.5'; accepted: " STATIC_FORMS},
       {"LIBSPLIT_STATIC", ",", "LIBSPLIT_STATIC: no shares in ','; accepted: " STATIC_FORMS},
+      {"LIBSPLIT_SIMULATED_SHARES", "0.5,0.6",
+       "LIBSPLIT_SIMULATED_SHARES: shares '0.5,0.6' sum to 1.1, not 1; accepted: " STATIC_FORMS},
       {"LIBSPLIT_TUNING", "both",
        "LIBSPLIT_TUNING: unknown value 'both'; accepted: save, load, off"},
       {"LIBSPLIT_DEFER", "lazy",
