@@ -1,10 +1,11 @@
 #include "libsplit/planner/warm_start.hpp"
 
+#include "libsplit/support/text.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -25,26 +26,14 @@ std::string signatureHash(std::string_view Signature) {
   return Text;
 }
 
-std::string number(double Value) {
-  char Text[32];
-  std::snprintf(Text, sizeof(Text), "%.17g", Value);
-  return Text;
-}
-
 std::string formatPoints(const std::vector<std::pair<double, double>> &Points) {
   if (Points.empty())
     return "-";
   std::string Text;
   for (const auto &[Work, Seconds] : Points)
-    Text += (Text.empty() ? "" : ",") + number(Work) + ":" + number(Seconds);
+    Text += (Text.empty() ? "" : ",") + support::formatNumber(Work) + ":" +
+            support::formatNumber(Seconds);
   return Text;
-}
-
-bool parseNumber(std::string_view Text, double &Out) {
-  const std::string Copy(Text);
-  char *End = nullptr;
-  Out = std::strtod(Copy.c_str(), &End);
-  return !Copy.empty() && End == Copy.c_str() + Copy.size();
 }
 
 bool parsePoints(std::string_view Text, std::vector<std::pair<double, double>> &Out) {
@@ -56,8 +45,9 @@ bool parsePoints(std::string_view Text, std::vector<std::pair<double, double>> &
     const std::string_view Point = Text.substr(0, Comma);
     const std::size_t Colon = Point.find(':');
     double Work = 0.0, Seconds = 0.0;
-    if (Colon == std::string_view::npos || !parseNumber(Point.substr(0, Colon), Work) ||
-        !parseNumber(Point.substr(Colon + 1), Seconds) || !(Work > 0.0) || !(Seconds >= 0.0))
+    if (Colon == std::string_view::npos || !support::parseNumber(Point.substr(0, Colon), Work) ||
+        !support::parseNumber(Point.substr(Colon + 1), Seconds) || !(Work > 0.0) ||
+        !(Seconds >= 0.0))
       return false;
     Out.emplace_back(Work, Seconds);
     Text = Comma == std::string_view::npos ? std::string_view() : Text.substr(Comma + 1);
@@ -74,7 +64,7 @@ std::string formatGuards(std::string_view DeviceSignature, const std::vector<Sav
     Text += "guard " + G.Kernel + " " + std::to_string(G.AppDevice) + " " + modeName(G.Record.Run) +
             " " + formatPoints(G.Record.Split) + " " + formatPoints(G.Record.Whole) + "\n";
   for (const SavedWait &W : Waits)
-    Text += "waited " + std::to_string(W.AppDevice) + " " + number(W.Seconds) + "\n";
+    Text += "waited " + std::to_string(W.AppDevice) + " " + support::formatNumber(W.Seconds) + "\n";
   return Text;
 }
 
@@ -117,7 +107,7 @@ GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
       SavedWait W;
       std::string Seconds, Rest;
       if (!(Fields >> W.AppDevice >> Seconds) || (Fields >> Rest) ||
-          !parseNumber(Seconds, W.Seconds) || !std::isfinite(W.Seconds) || W.Seconds < 0.0)
+          !support::parseNumber(Seconds, W.Seconds) || !std::isfinite(W.Seconds) || W.Seconds < 0.0)
         return fail("expected 'waited <app device> <seconds>'");
       Load.Waits.push_back(W);
       continue;

@@ -44,6 +44,21 @@ TEST_CASE("numbers read back the same and ignore the app's locale", "[support]")
   CHECK(formatFixed(2.25, 1) == "2.2"); // round half to even, as printf
 }
 
+TEST_CASE("numbers are read whole, with a decimal point whatever the locale", "[support]") {
+  const GlobalLocale Comma(std::locale(std::locale::classic(), new CommaNumbers));
+  double Value = 0.0;
+  CHECK(parseNumber("0.5", Value));
+  CHECK(Value == 0.5);
+  CHECK(parseNumber(formatNumber(0.012506082), Value));
+  CHECK(Value == 0.012506082);
+  CHECK(parseNumber("1e-09", Value));
+  CHECK(Value == 1e-9);
+  CHECK_FALSE(parseNumber("", Value));
+  CHECK_FALSE(parseNumber("0,5", Value));
+  CHECK_FALSE(parseNumber("0.5s", Value));
+  CHECK_FALSE(parseNumber(" 1", Value));
+}
+
 TEST_CASE("ASCII lower case only", "[support]") {
   CHECK(lowerAscii("NVIDIA H200") == "nvidia h200");
   CHECK(lowerAscii("pthread-Skylake") == "pthread-skylake");

@@ -23,6 +23,14 @@ inline std::string formatFixed(double Value, int Digits) {
   return Error == std::errc() ? std::string(Buffer, End) : std::string("nan");
 }
 
+// Text as a whole read as a double, whatever the locale (strtod would stop at the '.' of "0.5"
+// in a locale whose decimal point is ','); false for empty text or anything after the number.
+inline bool parseNumber(std::string_view Text, double &Out) {
+  const char *End = Text.data() + Text.size();
+  auto [Stop, Error] = std::from_chars(Text.data(), End, Out);
+  return !Text.empty() && Error == std::errc() && Stop == End;
+}
+
 // ASCII lower case: std::tolower follows the app's locale, and keywords and names compared here
 // are ASCII.
 inline char lowerAscii(char C) {
