@@ -22,7 +22,7 @@ config::DeviceType deviceTypeOf(cl_device_type Type) {
 Runtime::Runtime()
     : Settings(config::readConfig([](const char *Name) { return std::getenv(Name); })),
       Logger(Settings.Log, Settings.Debug, Settings.LogFile),
-      Balance(std::make_unique<LaunchBalancer>(Settings)),
+      Balance(std::make_unique<LaunchBalancer>(Settings, Logger)),
       Planner(std::make_unique<LaunchPlanner>(Settings)),
       Recorder(std::make_unique<RunRecorder>(Settings.Trace, Settings.Summary)),
       Spans(std::make_unique<Timeline>(Settings.Timeline)) {

@@ -4,6 +4,7 @@
 
 #include "balancing.hpp"
 #include "deferred_writes.hpp"
+#include "launch_services.hpp"
 #include "memory_services.hpp"
 #include "planning.hpp"
 #include "platform.hpp"
@@ -60,6 +61,8 @@ public:
   LiveMemory &liveMemory() { return Live; }
   // What buffers use (given to each context): the real backend and the services above.
   MemoryServices &memoryServices() { return Memory; }
+  // What launches use (given to each context).
+  LaunchServices &launchServices() { return Launch; }
 
   // Images and samplers live on the app's device only: the app holds the real objects, and
   // these say which libsplit context each belongs to (kept alive while they are, as a real
@@ -72,11 +75,6 @@ public:
   // comes from: PoCL 3.1's basic device runs the kernel inside the call, and two threads doing
   // so at once abort it (pocl_release_dlhandle_cache; api.two_contexts, about 1 run in 100).
   std::mutex &kernelEnqueueLock(cl_device_id RealDevice);
-
-  // Counts a kernel launch that starts running; true for the one LIBSPLIT_FAIL_LAUNCH names.
-  bool failThisLaunch() {
-    return Settings.FailLaunch != 0 && LaunchesRun.fetch_add(1) + 1 == Settings.FailLaunch;
-  }
 
   // Work left running in the background (partition-ready programs built for devices that get
   // no work at first): finish() waits for it, so that no vendor call is still running while the
@@ -99,7 +97,6 @@ private:
   std::vector<std::unique_ptr<Platform>> Platforms;
   std::vector<std::shared_ptr<Device>> RootDevices;
   std::vector<cl_device_id> SplitDevices;
-  std::atomic<unsigned long> LaunchesRun{0};
   std::mutex BackgroundMutex;
   std::condition_variable BackgroundIdle;
   unsigned Background = 0;
@@ -115,6 +112,8 @@ private:
   RealBackend Backend{Real};
   LiveMemory Live;
   MemoryServices Memory{Backend, Deferred, Settings.Defer, Live, *Recorder, *Spans, Logger};
+  LaunchFailures Failures{Settings.FailLaunch};
+  LaunchServices Launch{Settings, Logger, *Balance, *Planner, *Recorder, *Spans, Backend, Failures};
 };
 
 Runtime &runtime();

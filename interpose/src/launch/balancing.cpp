@@ -1,7 +1,5 @@
 #include "balancing.hpp"
 
-#include "runtime.hpp"
-
 #include <filesystem>
 #include <unistd.h>
 
@@ -51,8 +49,8 @@ std::string tuningDirectory(const config::Config &Settings) {
   return Settings.CacheDir + "/tuning/" + applicationName();
 }
 
-LaunchBalancer::LaunchBalancer(const config::Config &Settings)
-    : Engine(configFromControls(Settings)) {}
+LaunchBalancer::LaunchBalancer(const config::Config &Settings, config::Logger &Log)
+    : Settings(Settings), Log(Log), Engine(configFromControls(Settings)) {}
 
 bool LaunchBalancer::knows(const balancer::LaunchKey &Key,
                            const std::vector<std::string> &DeviceNames) {
@@ -73,45 +71,41 @@ balancer::Split LaunchBalancer::propose(const balancer::LaunchKey &Key, std::uin
                                         const std::vector<double> &FirstWeights,
                                         bool SeparateHardware) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  Runtime &RT = runtime();
   if (!StaticResolved && Engine.config().Kind == balancer::Strategy::Static) {
     StaticResolved = true;
     balancer::BalancerConfig Resolved = Engine.config();
     const std::string Problem =
-        config::resolveShares(RT.config().Static, DeviceNames, Resolved.StaticShares);
+        config::resolveShares(Settings.Static, DeviceNames, Resolved.StaticShares);
     if (!Problem.empty()) {
       std::string Devices;
       for (const std::string &Name : DeviceNames)
         Devices += (Devices.empty() ? "" : ", ") + Name;
-      RT.log().error("LIBSPLIT_STATIC: ", Problem, " (devices in order: ", Devices,
-                     "; give one share per device, or name=share with a part of each device's "
-                     "name); using the default balancer (broyden)");
+      Log.error("LIBSPLIT_STATIC: ", Problem, " (devices in order: ", Devices,
+                "; give one share per device, or name=share with a part of each device's "
+                "name); using the default balancer (broyden)");
       Resolved = balancer::BalancerConfig();
     }
     Engine = balancer::Balancer(Resolved);
   }
   if (!TuningStarted)
     startTuning(DeviceNames);
-  return Engine.propose(Key, Groups, DeviceNames.size(),
-                        RT.config().FirstSplit == config::FirstSplitMode::ByType
-                            ? FirstWeights
-                            : std::vector<double>(),
-                        SeparateHardware);
+  return Engine.propose(
+      Key, Groups, DeviceNames.size(),
+      Settings.FirstSplit == config::FirstSplitMode::ByType ? FirstWeights : std::vector<double>(),
+      SeparateHardware);
 }
 
 std::vector<double> LaunchBalancer::simulatedShares(const std::vector<std::string> &DeviceNames) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  Runtime &RT = runtime();
-  if (RT.config().SimulatedShares.empty())
+  if (Settings.SimulatedShares.empty())
     return {};
   if (!SimulatedResolved) {
     SimulatedResolved = true;
     const std::string Problem =
-        config::resolveShares(RT.config().SimulatedShares, DeviceNames, Simulated);
+        config::resolveShares(Settings.SimulatedShares, DeviceNames, Simulated);
     if (!Problem.empty()) {
       Simulated.clear();
-      RT.log().error("LIBSPLIT_SIMULATED_SHARES: ", Problem,
-                     "; the measured times are used instead");
+      Log.error("LIBSPLIT_SIMULATED_SHARES: ", Problem, "; the measured times are used instead");
     }
   }
   return Simulated.size() == DeviceNames.size() ? Simulated : std::vector<double>();
@@ -122,8 +116,8 @@ void LaunchBalancer::observe(const balancer::LaunchKey &Key,
   std::lock_guard<std::mutex> Lock(Mutex);
   const balancer::ObserveStatus Status = Engine.observe(Key, Measurements);
   if (Status != balancer::ObserveStatus::Accepted)
-    runtime().log().debug(config::DebugCategory::Balance, "balancer ignored a measurement of ",
-                          balancer::describe(Key), " (status ", static_cast<int>(Status), ")");
+    Log.debug(config::DebugCategory::Balance, "balancer ignored a measurement of ",
+              balancer::describe(Key), " (status ", static_cast<int>(Status), ")");
 }
 
 std::optional<balancer::KeyTrace> LaunchBalancer::trace(const balancer::LaunchKey &Key) {
@@ -133,25 +127,23 @@ std::optional<balancer::KeyTrace> LaunchBalancer::trace(const balancer::LaunchKe
 
 void LaunchBalancer::startTuning(const std::vector<std::string> &DeviceNames) {
   TuningStarted = true;
-  Runtime &RT = runtime();
-  TuningDirectory = tuningDirectory(RT.config());
+  TuningDirectory = tuningDirectory(Settings);
   if (TuningDirectory.empty())
     return;
   for (const std::string &Name : DeviceNames)
     DeviceSignature += Name + ";";
   balancer::WarmStartLoad Loaded = balancer::loadWarmStart(TuningDirectory, DeviceSignature);
   if (!Loaded.Error.empty())
-    RT.log().info("tuning file ignored: ", Loaded.Error);
+    Log.info("tuning file ignored: ", Loaded.Error);
   if (!Loaded.Records.empty()) {
     Engine.seed(Loaded.Records);
-    RT.log().info("warm start: ", Loaded.Records.size(), " saved splits from ", TuningDirectory);
+    Log.info("warm start: ", Loaded.Records.size(), " saved splits from ", TuningDirectory);
   }
 }
 
 void LaunchBalancer::saveTuning() {
   std::lock_guard<std::mutex> Lock(Mutex);
-  Runtime &RT = runtime();
-  if (!TuningStarted || TuningDirectory.empty() || RT.config().Tuning != config::TuningMode::Save)
+  if (!TuningStarted || TuningDirectory.empty() || Settings.Tuning != config::TuningMode::Save)
     return;
   const auto Records = Engine.warmStartRecords();
   if (Records.empty())
@@ -160,7 +152,7 @@ void LaunchBalancer::saveTuning() {
   std::filesystem::create_directories(TuningDirectory, Ignored);
   const std::string Error = balancer::saveWarmStart(TuningDirectory, DeviceSignature, Records);
   if (!Error.empty())
-    RT.log().warn("cannot save the tuning: ", Error);
+    Log.warn("cannot save the tuning: ", Error);
 }
 
 } // namespace libsplit

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "config/config.hpp"
+#include "config/log.hpp"
 #include "libsplit/balancer/balancer.hpp"
 
 #include <mutex>
@@ -20,7 +21,7 @@ std::string tuningDirectory(const config::Config &Settings);
 
 class LaunchBalancer {
 public:
-  explicit LaunchBalancer(const config::Config &Settings);
+  LaunchBalancer(const config::Config &Settings, config::Logger &Log);
 
   // Shares of the next launch of Key over DeviceNames (the split devices, in order);
   // FirstWeights guesses their relative speeds for a key never measured (firstWeights).
@@ -48,6 +49,8 @@ public:
 private:
   void startTuning(const std::vector<std::string> &DeviceNames);
 
+  const config::Config &Settings;
+  config::Logger &Log;
   std::mutex Mutex;
   balancer::Balancer Engine;
   bool StaticResolved = false;

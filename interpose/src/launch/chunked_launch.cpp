@@ -2,9 +2,9 @@
 
 #include "peer_copies.hpp"
 
+#include "launch.hpp"
 #include "merge.hpp"
 #include "queue.hpp"
-#include "runtime.hpp"
 #include "split_launch.hpp"
 
 #include "libsplit/planner/chunking.hpp"
@@ -92,10 +92,11 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
       if (Error == CL_SUCCESS)
         Error = awaitKernel(Done, KernelSeconds);
       Ended = Clock::now();
-      runtime().timeline().span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended, R.Called);
-      runtime().log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", Device.Name,
-                            " ran work-groups [", Job.FirstGroup, ", ", Job.EndGroup, ") in ",
-                            secondsBetween(Enqueued, Ended) * 1e3, " ms");
+      servicesOf(*L.K).Spans.span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended, R.Called);
+      servicesOf(*L.K).Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ",
+                                 Device.Name, " ran work-groups [", Job.FirstGroup, ", ",
+                                 Job.EndGroup, ") in ", secondsBetween(Enqueued, Ended) * 1e3,
+                                 " ms");
     }
   }
   {
@@ -174,7 +175,7 @@ planner::ChunkCost costOn(const std::vector<Taker> &Takers, const ExecDevice &De
 } // namespace
 
 cl_int runChunked(const ChunkedLaunch &L) {
-  Runtime &RT = runtime();
+  LaunchServices &Services = servicesOf(*L.K);
   const LaunchRequest &R = *L.R;
   planner::ChunkSettings Settings;
   if (L.Forced)
@@ -275,8 +276,8 @@ cl_int runChunked(const ChunkedLaunch &L) {
           T.Device = D;
           T.AssumedRate = assumedRate(*D, *L.Home, HomeRate);
           S.Takers.push_back(std::move(T));
-          RT.log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", D->Name,
-                         " joins its launch at work-group ", Hi, " of ", L.Groups);
+          Services.Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", D->Name,
+                             " joins its launch at work-group ", Hi, " of ", L.Groups);
         }
     }
     const bool MoreComing = WillJoin && L.MayJoinLater();
@@ -359,9 +360,9 @@ cl_int runChunked(const ChunkedLaunch &L) {
           continue; // undefined contents need not travel
         Bytes += Missing.totalBytes();
         if (!Job.Markers)
-          Job.Markers = std::make_shared<PeerMarkers>(RT.memoryServices().Backend);
+          Job.Markers = std::make_shared<PeerMarkers>(Services.Backend);
         Job.FromPeers.push_back(takePeerParts(*Root, *T.Device, Missing, *Job.Markers,
-                                              RT.config().PeerCopy && !Launch[Root].Merge));
+                                              Services.Settings.PeerCopy && !Launch[Root].Merge));
         Gathered += Root->missingOnHost(Missing).totalBytes();
         Job.Pushes.emplace_back(Root, std::move(Missing));
       }
@@ -373,8 +374,9 @@ cl_int runChunked(const ChunkedLaunch &L) {
                               Others > 0.0 ? static_cast<double>(Remaining) / Others
                                            : std::numeric_limits<double>::infinity())) {
         T.Stopped = true;
-        RT.log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", T.Device->Name,
-                       " takes no more chunks (its data would arrive too late)");
+        Services.Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ",
+                           T.Device->Name,
+                           " takes no more chunks (its data would arrive too late)");
         continue;
       }
       if (Gathered) {
@@ -491,10 +493,10 @@ cl_int runChunked(const ChunkedLaunch &L) {
     if (Order.size() >= 2 && Sum > 0.0) {
       for (double &Share : Shares)
         Share /= Sum;
-      RT.balancer().startFrom(L.Key, std::move(Shares));
+      Services.Balancer.startFrom(L.Key, std::move(Shares));
     }
   }
-  if (RT.recorder().wanted()) {
+  if (Services.Recorder.wanted()) {
     LaunchRecord Rec = L.Base;
     Rec.Split = Ran.size() > 1;
     if (!Rec.Split)
@@ -516,15 +518,15 @@ cl_int runChunked(const ChunkedLaunch &L) {
       D.BytesOut = T->BytesOut;
       Rec.Devices.push_back(std::move(D));
     }
-    RT.recorder().record(Rec);
+    Services.Recorder.record(Rec);
   }
-  if (RT.log().enabled(config::DebugCategory::Split)) {
+  if (Services.Log.enabled(config::DebugCategory::Split)) {
     std::string Text;
     for (const Taker *T : Ran)
       Text += " " + T->Device->Name + "=" + std::to_string(T->Chunks) + " chunks/" +
               std::to_string(T->Groups) + " groups";
-    RT.log().debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", L.Groups,
-                   " work-groups in chunks:", Text, " (", Makespan * 1e3, " ms)");
+    Services.Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", L.Groups,
+                       " work-groups in chunks:", Text, " (", Makespan * 1e3, " ms)");
   }
   return L.Fail ? InjectedFailure : CL_SUCCESS;
 }

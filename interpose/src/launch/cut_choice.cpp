@@ -1,6 +1,6 @@
 #include "cut_choice.hpp"
 
-#include "runtime.hpp"
+#include "launch.hpp"
 
 #include "libsplit/planner/affinity.hpp"
 
@@ -19,11 +19,13 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
                       std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds) {
   if (Devices.size() != 2 || Slices.size() != 2 || Slices[0].Device != Devices[0])
     return;
-  auto candidate = [](const std::vector<Slice> &Of, const std::map<Buffer *, BufferPlan> &With) {
+  const bool PeerCopy = servicesOf(K).Settings.PeerCopy;
+  auto candidate = [PeerCopy](const std::vector<Slice> &Of,
+                              const std::map<Buffer *, BufferPlan> &With) {
     planner::CutCandidate C;
     for (const Slice &S : Of)
       C.Groups.push_back(S.EndGroup - S.FirstGroup);
-    C.Bytes = bytesPerSlice(With, Of, runtime().config().PeerCopy);
+    C.Bytes = bytesPerSlice(With, Of, PeerCopy);
     return C;
   };
   SliceHistory &History = *K.sliceHistory();
@@ -58,9 +60,9 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   const size_t Best = planner::cheapestCut(Candidates, Rates, Link);
   if (Best == 0)
     return;
-  runtime().log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": cut at work-group ",
-                        CutSlices[Best][0].EndGroup, " instead of ", Slices[0].EndGroup,
-                        " (the balancer's would move more than it balances)");
+  servicesOf(K).Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": cut at work-group ",
+                          CutSlices[Best][0].EndGroup, " instead of ", Slices[0].EndGroup,
+                          " (the balancer's would move more than it balances)");
   Slices = std::move(CutSlices[Best]);
   Plans = std::move(CutPlans[Best - 1]);
 }

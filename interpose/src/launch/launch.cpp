@@ -10,7 +10,6 @@
 #include "launch_report.hpp"
 
 #include "merge.hpp"
-#include "runtime.hpp"
 
 #include "libsplit/analysis/evaluator.hpp"
 #include "libsplit/planner/chunking.hpp"
@@ -74,10 +73,11 @@ void markWrittenWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device) {
       continue;
     A.Mem->wroteWholeOn(Device.Index);
     if (readOnlyForKernels(*A.Mem) && analysisShowsWrite(Facts, R, I))
-      runtime().log().once("read-only-written:" + K.name() + ":" + std::to_string(I),
-                           config::LogLevel::Warn, "kernel ", K.name(), " writes argument ", I,
-                           ", a buffer created CL_MEM_READ_ONLY: libsplit keeps what it writes, as "
-                           "the device does (the OpenCL specification leaves it undefined)");
+      servicesOf(K).Log.once(
+          "read-only-written:" + K.name() + ":" + std::to_string(I), config::LogLevel::Warn,
+          "kernel ", K.name(), " writes argument ", I,
+          ", a buffer created CL_MEM_READ_ONLY: libsplit keeps what it writes, as "
+          "the device does (the OpenCL specification leaves it undefined)");
   }
 }
 
@@ -112,13 +112,13 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   // What only another device of its real context holds comes from there (peer_copies.hpp): a
   // launch back on the app's device after splits takes the other slices' bytes without the
   // host waiting for them.
-  Runtime &RT = runtime();
-  PeerMarkers Markers(RT.memoryServices().Backend);
+  LaunchServices &S = servicesOf(K);
+  PeerMarkers Markers(S.Backend);
   std::vector<RangeSet> FromHost;
   std::vector<std::vector<Buffer::PeerPart>> FromPeers;
   for (auto &[B, Ranges] : Missing) {
     FromHost.push_back(Ranges);
-    FromPeers.push_back(takePeerParts(*B, Device, FromHost.back(), Markers, RT.config().PeerCopy));
+    FromPeers.push_back(takePeerParts(*B, Device, FromHost.back(), Markers, S.Settings.PeerCopy));
     if (cl_int Error = B->fetchToHost(FromHost.back()); Error != CL_SUCCESS)
       return Error;
   }
@@ -134,7 +134,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   // queues next.
   const std::shared_ptr<Event> Reported = R.Reported.lock();
   const bool Untracked = Pipeline && (!Note || !Note->Launch.Measured) && Key.empty() && !Fail &&
-                         !RT.recorder().wanted() && !RT.timeline().enabled();
+                         !S.Recorder.wanted() && !S.Spans.enabled();
   cl_event Running = nullptr;
   auto KernelStart = Clock::now();
   std::uint64_t EnqueuedNs = 0;
@@ -169,7 +169,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     return FinishesLater;
   }
   std::optional<LaunchRecord> Rec;
-  if (RT.recorder().wanted()) {
+  if (S.Recorder.wanted()) {
     Rec = recordOf(K, R);
     Rec->Unsplit = std::string(Reason);
     DeviceRecord D;
@@ -182,12 +182,13 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   const double HostSeconds = std::chrono::duration<double>(KernelStart - Start).count();
   auto Finish = [Running, Rec = std::move(Rec), Args = std::move(R.Args),
                  Kept = K.shared_from_this(), Device = &Device, KernelStart, HostSeconds, Fail, Key,
-                 Note, Called = R.Called, Reported = R.Reported, EnqueuedNs]() mutable -> cl_int {
+                 Note, Called = R.Called, Reported = R.Reported, EnqueuedNs,
+                 Services = &S]() mutable -> cl_int {
     // Nothing of libsplit's measures this launch and no profiled event of the app's wants its
     // times (a launch finished at once, not left running): its end is all there is to wait for.
     // (Each profiling query is a call into the driver beside the app's next launches.)
     const bool Timed = Fail || (Note && Note->Launch.Measured) || !Key.empty() || Rec ||
-                       runtime().timeline().enabled() || !Reported.expired();
+                       Services->Spans.enabled() || !Reported.expired();
     if (!Timed)
       return awaitEnd(Running);
     double KernelSeconds = 0.0;
@@ -211,7 +212,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
       Rec->MakespanSeconds = Makespan;
       Rec->Devices.front().TransferSeconds = HostSeconds;
       Rec->Devices.front().KernelSeconds = KernelSeconds;
-      runtime().recorder().record(*Rec);
+      Services->Recorder.record(*Rec);
     }
     return CL_SUCCESS;
   };
@@ -307,7 +308,7 @@ struct SplitShape {
 // The launch's shape, or why it cannot split (Movable: the kernel itself cannot, rather than this
 // launch being too small to).
 std::optional<SplitShape> shapeOf(const CompiledKernel &Facts, const LaunchRequest &R,
-                                  std::string &Why, bool &Movable) {
+                                  const config::Config &Settings, std::string &Why, bool &Movable) {
   SplitShape Shape;
   Shape.Regions = hasRegions(Facts, R);
   if (std::string Obstacle = atomicsObstacle(Facts, R, Shape.Regions); !Obstacle.empty()) {
@@ -329,7 +330,7 @@ std::optional<SplitShape> shapeOf(const CompiledKernel &Facts, const LaunchReque
     if (R.Global[D] / R.Local[D] > R.Global[Shape.Dim] / R.Local[Shape.Dim])
       Shape.Dim = D;
   Shape.Groups = R.Global[Shape.Dim] / R.Local[Shape.Dim];
-  const size_t MinGroups = std::max<unsigned>(runtime().config().MinGroupsPerDevice, 1);
+  const size_t MinGroups = std::max<unsigned>(Settings.MinGroupsPerDevice, 1);
   if (Shape.Groups / MinGroups < 2) {
     Why = "too few work-groups (" + std::to_string(Shape.Groups) + ") to split";
     Movable = false;
@@ -354,9 +355,9 @@ balancer::LaunchKey launchKey(Kernel &K, const LaunchRequest &R, cl_uint Dim) {
 // or any with LIBSPLIT_FIRST_SPLIT=uniform. (A CPU beside a GPU app, as at a first split: its
 // first chunk includes PoCL's compilation of the kernel and can outlast the GPUs' whole launch;
 // the balancer probes it later.)
-bool takesChunks(const ExecDevice &Device, const ExecDevice &Home) {
+bool takesChunks(const ExecDevice &Device, const ExecDevice &Home, const config::Config &Settings) {
   const cl_device_type Mask = ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
-  return runtime().config().FirstSplit == config::FirstSplitMode::Uniform ||
+  return Settings.FirstSplit == config::FirstSplitMode::Uniform ||
          (Device.Type & Mask) == (Home.Type & Mask);
 }
 
@@ -431,7 +432,7 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
   bool Movable = false;
   if (!canRun(K, Home, R, Why))
     return never();
-  const std::optional<SplitShape> Shape = shapeOf(Facts, R, Why, Movable);
+  const std::optional<SplitShape> Shape = shapeOf(Facts, R, servicesOf(K).Settings, Why, Movable);
   if (!Shape || !Shape->DisjointWrites)
     return never();
   ChunkedLaunch L = chunkedLaunch(Q, K, R, Facts, *Shape, Home, Fail, recordOf(K, Request));
@@ -443,10 +444,10 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
         Able.push_back(D);
     return Able;
   };
-  L.Joinable = [&Home, able] {
+  L.Joinable = [&Home, able, &Settings = servicesOf(K).Settings] {
     std::vector<ExecDevice *> Others;
     for (ExecDevice *D : able())
-      if (D != &Home && takesChunks(*D, Home))
+      if (D != &Home && takesChunks(*D, Home, Settings))
         Others.push_back(D);
     return Others;
   };
@@ -466,22 +467,22 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
 
 // The planner's warm start (LIBSPLIT_TUNING) loads when a context is made (whether to open its
 // split devices at once: Context::initialize), or at the first launch that needs a guard.
-void startPlannerTuning(Runtime &RT, const std::vector<ExecDevice *> &Devices) {
-  if (!RT.planner().guarding() || RT.planner().tuningStarted())
+void startPlannerTuning(LaunchServices &S, const std::vector<ExecDevice *> &Devices) {
+  if (!S.Planner.guarding() || S.Planner.tuningStarted())
     return;
   std::string Signature;
   for (const ExecDevice *D : Devices)
     Signature += D->Name + ";";
-  RT.planner().startTuning(tuningDirectory(RT.config()), Signature, RT.log());
+  S.Planner.startTuning(tuningDirectory(S.Settings), Signature, S.Log);
 }
 
 std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request) {
-  Runtime &RT = runtime();
+  LaunchServices &S = Q.context().launchServices();
   const std::vector<ExecDevice *> &Devices = Q.context().splitDevices();
   std::string Why;
-  if (!RT.planner().guarding() || Devices.size() < 2 || !K.splitFacts(Why))
+  if (!S.Planner.guarding() || Devices.size() < 2 || !K.splitFacts(Why))
     return std::nullopt;
-  startPlannerTuning(RT, Devices);
+  startPlannerTuning(S, Devices);
   const std::shared_ptr<GuardSlot> Guard = K.splitGuard(Q.exec().Index);
   const double Work = workItems(Request);
   if (shareCores(Devices)) {
@@ -525,14 +526,14 @@ bool runsWholeOnAppDevice(Queue &Q, Kernel &K, const LaunchRequest &R) {
 }
 
 bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
-  Runtime &RT = runtime();
   Context &C = Q.context();
+  const LaunchServices &S = C.launchServices();
   const bool OneDevice = C.splitDevices().size() < 2;
   const bool SettledWhole = R.Decided && R.Decided->Launch.Run == planner::Mode::Whole &&
                             R.Decided->Settled && !R.Decided->Launch.Measured;
   // What would make runWhole keep a record, a real event or a log line for the launch.
-  if (R.EventWanted || !(OneDevice || SettledWhole) || RT.config().FailLaunch != 0 ||
-      RT.recorder().wanted() || RT.timeline().enabled() || RT.log().enabled(config::LogLevel::Info))
+  if (R.EventWanted || !(OneDevice || SettledWhole) || S.Settings.FailLaunch != 0 ||
+      S.Recorder.wanted() || S.Spans.enabled() || S.Log.enabled(config::LogLevel::Info))
     return false;
   // A kernel's first launch, and one measured long enough, may run in chunks while the split
   // devices open (chunkWhileOpening): not here. A launch behind its kernel's first, still running
@@ -582,9 +583,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   if (Request.EventWanted && Done.profiled())
     Request.Reported = Done.shared_from_this();
   Context &C = Q.context();
-  Runtime &RT = runtime();
+  LaunchServices &S = C.launchServices();
   std::lock_guard<std::mutex> DataLock(C.dataLock());
-  const bool Fail = RT.failThisLaunch();
+  const bool Fail = S.Failures.failThisLaunch();
   // Where the app queues many launches at once, they run long after its calls.
   C.noteLaunch(true);
 
@@ -597,9 +598,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // decision, so it is not left running).
   auto whole = [&](std::string_view Reason, bool Movable = false,
                    const std::optional<GuardNote> &Note = std::nullopt, bool Settled = true) {
-    if (Devices.size() >= 2 && RT.log().enabled(config::LogLevel::Info))
-      RT.log().once("unsplit:" + K.name() + ":" + std::string(Reason), config::LogLevel::Info,
-                    "kernel ", K.name(), " runs unsplit: ", Reason);
+    if (Devices.size() >= 2 && S.Log.enabled(config::LogLevel::Info))
+      S.Log.once("unsplit:" + K.name() + ":" + std::string(Reason), config::LogLevel::Info,
+                 "kernel ", K.name(), " runs unsplit: ", Reason);
     Queue *Pipeline = Q.canFinishLater() && Settled ? &Q : nullptr;
     ExecDevice &Home = Q.exec();
     // Only a movable kernel's launches are recorded (a key per NDRange: no entries for the rest).
@@ -641,9 +642,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
       K.noteLaunchLeftRunning(Pipeline != nullptr);
       if (auto It = Ready.find(Chosen); It != Ready.end()) {
         ExecDevice &There = *It->second.first;
-        RT.log().once("whole:" + K.name() + ":" + Key + ":" + There.Name, config::LogLevel::Info,
-                      "kernel ", K.name(), " runs whole on ", There.Name,
-                      " (measured once, or faster than the app's device)");
+        S.Log.once("whole:" + K.name() + ":" + Key + ":" + There.Name, config::LogLevel::Info,
+                   "kernel ", K.name(), " runs whole on ", There.Name,
+                   " (measured once, or faster than the app's device)");
         const cl_int Result =
             runWhole(K, It->second.second, There, Reason, Pipeline, Fail, true, Key);
         if (Result == CL_SUCCESS || Result == FinishesLater || Fail)
@@ -676,18 +677,18 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
 
   // The split guard (planner/): whether this kernel's launches split at all, from what splitting
   // and running whole on the app's device cost it so far, at every NDRange size.
-  startPlannerTuning(RT, Devices);
+  startPlannerTuning(S, Devices);
   const std::shared_ptr<GuardSlot> Guard =
-      RT.planner().guarding() ? K.splitGuard(Q.exec().Index) : nullptr;
+      S.Planner.guarding() ? K.splitGuard(Q.exec().Index) : nullptr;
   const double Work = workItems(Request);
   std::optional<planner::Decision> Plan;
   auto guardedWhole = [&](const planner::Decision &D) {
-    if (RT.log().enabled(config::DebugCategory::Split))
-      RT.log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": whole on ",
-                     Q.exec().Name, " (", D.Why, "; predicted split ",
-                     D.PredictedSplit ? std::to_string(*D.PredictedSplit * 1e3) + " ms" : "?",
-                     ", whole ",
-                     D.PredictedWhole ? std::to_string(*D.PredictedWhole * 1e3) + " ms" : "?", ")");
+    if (S.Log.enabled(config::DebugCategory::Split))
+      S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": whole on ", Q.exec().Name,
+                  " (", D.Why, "; predicted split ",
+                  D.PredictedSplit ? std::to_string(*D.PredictedSplit * 1e3) + " ms" : "?",
+                  ", whole ",
+                  D.PredictedWhole ? std::to_string(*D.PredictedWhole * 1e3) + " ms" : "?", ")");
     return whole(
         "the planner found running it whole cheaper than splitting it (LIBSPLIT_SPLIT=auto)", false,
         GuardNote{Guard, D.Launch, Work}, D.Settled);
@@ -720,8 +721,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     if (canRun(K, *D, R, Reason))
       Able.push_back(D);
     else
-      RT.log().once("unable:" + K.name() + ":" + D->Name + ":" + Reason, config::LogLevel::Info,
-                    "device ", D->Name, " is left out of kernel ", K.name(), ": ", Reason);
+      S.Log.once("unable:" + K.name() + ":" + D->Name + ":" + Reason, config::LogLevel::Info,
+                 "device ", D->Name, " is left out of kernel ", K.name(), ": ", Reason);
   }
   Devices.swap(Able);
   if (Devices.size() < 2)
@@ -729,7 +730,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
 
   std::string Unsplittable;
   bool Movable = false;
-  const std::optional<SplitShape> Shape = shapeOf(*Facts, R, Unsplittable, Movable);
+  const std::optional<SplitShape> Shape = shapeOf(*Facts, R, S.Settings, Unsplittable, Movable);
   if (!Shape)
     return whole(Unsplittable, Movable);
   const bool Regions = Shape->Regions;
@@ -748,10 +749,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   }
   // A launch the balancer knows nothing of runs in chunks that the devices take while it runs
   // (chunked_launch.hpp), rather than on a first guess of the split.
-  const config::ChunkPolicy Chunking = RT.config().Chunk;
+  const config::ChunkPolicy Chunking = S.Settings.Chunk;
   if (Chunking == config::ChunkPolicy::Always ||
-      (Chunking == config::ChunkPolicy::Auto && SeparateHardware &&
-       RT.planner().decidesFromCosts() && !RT.balancer().knows(Key, Names))) {
+      (Chunking == config::ChunkPolicy::Auto && SeparateHardware && S.Planner.decidesFromCosts() &&
+       !S.Balancer.knows(Key, Names))) {
     if (Guard && !Plan) {
       // Priced as an equal split would be.
       std::vector<Slice> Even;
@@ -760,7 +761,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
             {Devices[I], Groups * I / Devices.size(), Groups * (I + 1) / Devices.size()});
       Plan =
           Guard->decide(Work, priceBytes(planBuffers(*Facts, R, Even, Regions, Range, Scalars, Dim),
-                                         Even, Q.exec(), SeparateHardware, RT.config().PeerCopy));
+                                         Even, Q.exec(), SeparateHardware, S.Settings.PeerCopy));
       if (Plan->Launch.Run == planner::Mode::Whole)
         return guardedWhole(*Plan);
     }
@@ -771,7 +772,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     L.Joinable = [&] {
       std::vector<ExecDevice *> Others;
       for (ExecDevice *D : Devices)
-        if (D != Home && (L.Forced || takesChunks(*D, *Home)))
+        if (D != Home && (L.Forced || takesChunks(*D, *Home, S.Settings)))
           Others.push_back(D);
       return Others;
     };
@@ -788,12 +789,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // first, except the last one when it holds a split (its devices then have this launch queued
   // before that one ends). Deeper, a held split ran a thousand launches before the balancer
   // heard that one device alone did better.
-  const auto Before = RT.balancer().trace(Key);
+  const auto Before = S.Balancer.trace(Key);
   const bool Holding = Before && (Before->Next == balancer::KeyState::Converged ||
                                   Before->Next == balancer::KeyState::Single ||
                                   Before->Next == balancer::KeyState::Fixed);
   Q.finishPending(Holding ? 1 : 0);
-  const balancer::Split Proposal = RT.balancer().propose(
+  const balancer::Split Proposal = S.Balancer.propose(
       Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT),
       SeparateHardware);
 
@@ -823,19 +824,19 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // (and, once a whole launch was measured, take) against running whole on the app's device.
   if (Guard && !Plan) {
     Plan = Guard->decide(
-        Work, priceBytes(Plans, Slices, Q.exec(), SeparateHardware, RT.config().PeerCopy));
+        Work, priceBytes(Plans, Slices, Q.exec(), SeparateHardware, S.Settings.PeerCopy));
     if (Plan->Launch.Run == planner::Mode::Whole)
       return guardedWhole(*Plan);
   }
-  if (RT.log().enabled(config::DebugCategory::Split)) {
+  if (S.Log.enabled(config::DebugCategory::Split)) {
     std::string Text;
     for (const Slice &S : Slices)
       Text += " " + S.Device->Name + "=[" + std::to_string(S.FirstGroup) + "," +
               std::to_string(S.EndGroup) + ")";
-    RT.log().debug(config::DebugCategory::Split, "kernel ", K.name(), ": ", Groups,
-                   " work-groups of dimension ", Dim, (Regions ? "" : ", regions unknown"),
-                   (atomicsCombined(*Facts, R) ? ", atomics combined" : ""), ":", Text,
-                   Plan ? " (" + std::string(Plan->Why) + ")" : std::string());
+    S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": ", Groups,
+                " work-groups of dimension ", Dim, (Regions ? "" : ", regions unknown"),
+                (atomicsCombined(*Facts, R) ? ", atomics combined" : ""), ":", Text,
+                Plan ? " (" + std::string(Plan->Why) + ")" : std::string());
   }
 
   SplitLaunch L;

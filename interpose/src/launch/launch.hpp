@@ -2,8 +2,11 @@
 // device lacks, runs the slices in parallel and records which device holds what it wrote.
 #pragma once
 
+#include "context.hpp"
 #include "kernel.hpp"
 #include "launch_request.hpp"
+#include "launch_services.hpp"
+#include "program.hpp"
 #include "queue.hpp"
 #include "timeline.hpp"
 
@@ -12,7 +15,10 @@
 
 namespace libsplit {
 
-class Runtime;
+// The services K's launches use: its context's.
+inline LaunchServices &servicesOf(const Kernel &K) {
+  return K.program().context().launchServices();
+}
 
 // What a launch named by LIBSPLIT_FAIL_LAUNCH ends with: an error a device may report for a
 // kernel that started (after the kernel ran, so that every later step sees a launch whose
@@ -33,7 +39,7 @@ std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchR
 
 // Loads the planner's warm start (LIBSPLIT_TUNING), once, for the split devices Devices (their
 // names make the tuning's device signature): at a context's creation or its first guarded launch.
-void startPlannerTuning(Runtime &RT, const std::vector<ExecDevice *> &Devices);
+void startPlannerTuning(LaunchServices &S, const std::vector<ExecDevice *> &Devices);
 
 // A launch that needs no command, no event and no plan of libsplit's, run on the app's thread:
 // the app asked no event, the kernel runs whole on the app's device (the only device, or the

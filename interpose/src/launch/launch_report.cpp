@@ -1,7 +1,5 @@
 #include "launch_report.hpp"
 
-#include "runtime.hpp"
-
 #include <algorithm>
 
 namespace libsplit {
@@ -41,14 +39,14 @@ double simulateTimes(std::vector<Slice> &Slices, const std::vector<ExecDevice *>
 } // namespace
 
 void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels) {
-  Runtime &RT = runtime();
+  LaunchServices &S = *Services;
   for (size_t I = 0; I < Kernels.size() && I < Slices.size(); ++I)
     Slices[I].KernelSeconds = Kernels[I];
-  if (!RT.config().SimulatedShares.empty()) {
+  if (!S.Settings.SimulatedShares.empty()) {
     std::vector<std::string> Names;
     for (const ExecDevice *D : Devices)
       Names.push_back(D->Name);
-    if (std::vector<double> Simulated = RT.balancer().simulatedShares(Names); !Simulated.empty()) {
+    if (std::vector<double> Simulated = S.Balancer.simulatedShares(Names); !Simulated.empty()) {
       Makespan = simulateTimes(Slices, Devices, Simulated);
       GatherSeconds = 0.0;
     }
@@ -73,7 +71,7 @@ void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels
       Measured[D].BytesMoved = S.BytesIn + S.BytesOut;
     }
   }
-  RT.balancer().observe(Key, Measured);
+  S.Balancer.observe(Key, Measured);
   if (Rates)
     for (const Slice &S : Slices)
       Rates->observe(S.Device->Index, S.KernelSeconds, S.EndGroup - S.FirstGroup);
@@ -94,7 +92,7 @@ void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels
   Rec.Merged = Merged;
   Rec.Combined = Combined;
   Rec.MakespanSeconds = Makespan;
-  if (auto State = RT.balancer().trace(Key)) {
+  if (auto State = S.Balancer.trace(Key)) {
     Rec.BalancerState = std::string(State->State);
     Rec.Converged = State->Converged;
     Rec.Spread = State->LastSpread;
@@ -113,7 +111,7 @@ void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels
     D.BytesOut = S.BytesOut;
     Rec.Devices.push_back(D);
   }
-  RT.recorder().record(Rec);
+  S.Recorder.record(Rec);
 }
 
 } // namespace libsplit

@@ -56,6 +56,7 @@ struct SplitReport {
   size_t Groups = 0;                   // work-groups of the whole launch along Dim
   LaunchRecord Base;                   // the launch as the app made it
   std::shared_ptr<SliceHistory> Rates; // the kernel's, fed each slice's seconds per work-group
+  LaunchServices *Services = nullptr;  // the kernel's context's
 
   // Reports the launch: Makespan seconds, and each slice's kernel seconds (Kernels, for a
   // pipelined launch; empty: already in Slices).

@@ -4,7 +4,6 @@
 
 #include "merge.hpp"
 #include "queue.hpp"
-#include "runtime.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -55,7 +54,7 @@ cl_int runSplit(SplitLaunch &L) {
   Queue &Q = *L.Q;
   Kernel &K = *L.K;
   Context &C = Q.context();
-  Runtime &RT = runtime();
+  LaunchServices &Services = C.launchServices();
   const LaunchRequest &R = *L.R;
   const CompiledKernel &Facts = *L.Facts;
   std::map<Buffer *, BufferPlan> &Plans = L.Plans;
@@ -70,7 +69,7 @@ cl_int runSplit(SplitLaunch &L) {
   // next launch queued before this one ends. The balancer then hears of the launch after the
   // next one was proposed, which is why a split still being searched waits for its slices (each
   // step would otherwise come a launch late).
-  const std::optional<balancer::KeyTrace> BalancerState = RT.balancer().trace(L.Key);
+  const std::optional<balancer::KeyTrace> BalancerState = Services.Balancer.trace(L.Key);
   const bool Held = Proposal.Purpose == balancer::LaunchPurpose::Balance && BalancerState &&
                     BalancerState->Converged;
   const bool Pipelined = (Slices.size() == 1 || Held) && !AnyDiffMerge && !AnyCombine &&
@@ -99,7 +98,7 @@ cl_int runSplit(SplitLaunch &L) {
       }
       P.FromHost[I] = P.Missing[I];
       P.FromPeers[I] = takePeerParts(*Root, *Slices[I].Device, P.FromHost[I], Markers,
-                                     RT.config().PeerCopy && !P.Merge);
+                                     Services.Settings.PeerCopy && !P.Merge);
       ToHost.add(P.FromHost[I]);
     }
     // A merge compares against a snapshot of the host copy itself: deferred bytes come in.
@@ -140,7 +139,7 @@ cl_int runSplit(SplitLaunch &L) {
            }
            Mine.TransferSeconds += secondsSince(PushStart);
            if (Mine.BytesIn)
-             runtime().timeline().span(Device.Name, "transfer in", PushStart, Clock::now());
+             Services.Spans.span(Device.Name, "transfer in", PushStart, Clock::now());
            cl_int Error = CL_SUCCESS;
            cl_kernel Real = K.realWithArgs(Device, true, R.Args, Error);
            if (!Real)
@@ -156,7 +155,7 @@ cl_int runSplit(SplitLaunch &L) {
                                 &Done);
            if (Error == CL_SUCCESS)
              Error = awaitKernel(Done, Mine.KernelSeconds);
-           runtime().timeline().span(Device.Name, K.name(), KernelStart, Clock::now(), R.Called);
+           Services.Spans.span(Device.Name, K.name(), KernelStart, Clock::now(), R.Called);
            if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
              return InjectedFailure;
            return Error;
@@ -214,9 +213,10 @@ cl_int runSplit(SplitLaunch &L) {
   std::optional<GuardNote> Note;
   if (Plan)
     Note = GuardNote{L.Guard, Plan->Launch, L.Work};
-  SplitReport report{Slices,       L.Devices,       Proposal, GatherSeconds,      L.Key,     Dim,
-                     AnyDiffMerge, AnyCombine,      Note,     L.SeparateHardware, &Q.exec(), Groups,
-                     L.Base,       K.sliceHistory()};
+  SplitReport report{
+      Slices,       L.Devices,        Proposal, GatherSeconds,      L.Key,     Dim,
+      AnyDiffMerge, AnyCombine,       Note,     L.SeparateHardware, &Q.exec(), Groups,
+      L.Base,       K.sliceHistory(), &Services};
   if (!Pipelined) {
     report(secondsSince(LaunchStart), {});
     return CL_SUCCESS;

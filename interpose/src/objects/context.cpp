@@ -64,7 +64,7 @@ std::vector<cl_context_properties> realProperties(const cl_context_properties *P
 
 Context::Context(std::vector<Device *> AppDevices, std::vector<cl_context_properties> Properties)
     : AppDevices(std::move(AppDevices)), Properties(std::move(Properties)),
-      Memory(runtime().memoryServices()) {
+      Memory(runtime().memoryServices()), Launch(runtime().launchServices()) {
   initHandle(*this, HandleMagic::Context);
 }
 
@@ -215,7 +215,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   // An earlier run of the app settled on splitting a kernel, or waited for its device long
   // enough: they open now, in the background where the platform allows (its program builds and
   // launches wait for them: awaitOpening).
-  startPlannerTuning(RT, SplitExec);
+  startPlannerTuning(Launch, SplitExec);
   const bool SavedSplit = RT.planner().savedSplitFrom(primary().Index);
   const double SavedWait = RT.planner().savedWaitFrom(primary().Index);
   if (Settings.Open.What == config::OpenPolicy::When::Auto && !SplitExec.empty() &&

@@ -7,6 +7,7 @@
 #include "exec_device.hpp"
 #include "handles.hpp"
 #include "host_upload.hpp"
+#include "launch_services.hpp"
 #include "platform.hpp"
 #include "timeline.hpp"
 
@@ -130,6 +131,8 @@ public:
   // AppDevice: the balancer's first guess when it has no saved tuning.
   std::vector<double> firstSplitWeights(const ExecDevice &AppDevice) override;
   MemoryServices &services() override { return Memory; }
+  // What its launches use (launch/launch_services.hpp).
+  LaunchServices &launchServices() const { return Launch; }
   Context *appContext() override { return this; }
 
   // Commands of all queues of this context that touch buffers run under this lock, so buffer
@@ -166,6 +169,7 @@ private:
   std::vector<Device *> AppDevices;
   std::vector<cl_context_properties> Properties;     // as the app gave them, for queries
   MemoryServices &Memory;                            // the runtime's, for its buffers
+  LaunchServices &Launch;                            // the runtime's, for its launches
   std::map<cl_platform_id, cl_context> RealContexts; // the app's devices'
   std::vector<cl_context> OpenedContexts;            // the split devices' beyond them
   std::vector<std::unique_ptr<ExecDevice>> Exec;     // [0] is the app's first device
