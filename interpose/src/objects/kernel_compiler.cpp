@@ -1,7 +1,6 @@
 #include "kernel_compiler.hpp"
 
 #include "cache_files.hpp"
-#include "runtime.hpp"
 
 #include "libsplit/analysis/summary_text.hpp"
 
@@ -34,8 +33,8 @@ bool isExecutable(const std::string &Path) { return access(Path.c_str(), X_OK) =
 // The tool sits next to the library in the build tree (build/lib, build/bin) and in an installed
 // tree (lib/ or the multiarch lib/<triplet>/, with libexec/libsplit/), so a moved tree still
 // finds it.
-std::string findTool() {
-  const std::string &Configured = runtime().config().Cc;
+std::string findTool(const config::Config &Settings) {
+  const std::string &Configured = Settings.Cc;
   if (!Configured.empty())
     return Configured;
   Dl_info Info;
@@ -174,14 +173,15 @@ const CompiledKernel *CompiledProgram::find(const std::string &Name) const {
 }
 
 CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
-                                    const std::string &BuildOptions) {
+                                    const std::string &BuildOptions, const config::Config &Settings,
+                                    config::Logger &Log) {
   const auto Start = std::chrono::steady_clock::now();
   auto elapsedMs = [&] {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
         .count();
   };
   CompiledProgram Result;
-  const std::string Tool = findTool();
+  const std::string Tool = findTool(Settings);
   if (Tool.empty()) {
     Result.Error = "the kernel compiler libsplit-cc was not found (set LIBSPLIT_CC)";
     return Result;
@@ -205,7 +205,7 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
   char KeyText[17];
   std::snprintf(KeyText, sizeof(KeyText), "%016llx", static_cast<unsigned long long>(Key));
 
-  const std::string Directory = runtime().config().CacheDir + "/kernels";
+  const std::string Directory = Settings.CacheDir + "/kernels";
   makeDirectories(Directory);
   const std::string Base = Directory + "/" + KeyText;
   std::string ListText, SummaryText;
@@ -214,8 +214,8 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
       readFile(Base + ".summary", SummaryText) && parseKernelList(ListText, Result, Result.Error) &&
       attachRegions(SummaryText, Result, Result.Error);
   if (Cached)
-    runtime().log().debug(config::DebugCategory::Compile, "kernel compiler: cache hit ", KeyText,
-                          " in ", elapsedMs(), " ms");
+    Log.debug(config::DebugCategory::Compile, "kernel compiler: cache hit ", KeyText, " in ",
+              elapsedMs(), " ms");
   if (!Cached) {
     Result = CompiledProgram{};
     const std::string Unique = Base + "." + std::to_string(getpid());
@@ -249,8 +249,8 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
       std::remove((Unique + Suffix).c_str());
     if (!Ok)
       return Result;
-    runtime().log().debug(config::DebugCategory::Compile, "kernel compiler: ran libsplit-cc for ",
-                          KeyText, " in ", elapsedMs(), " ms");
+    Log.debug(config::DebugCategory::Compile, "kernel compiler: ran libsplit-cc for ", KeyText,
+              " in ", elapsedMs(), " ms");
   }
   Result.Ok = Result.Error.empty();
   Result.Key = KeyText;

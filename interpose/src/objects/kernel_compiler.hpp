@@ -2,6 +2,9 @@
 // must never be loaded into the app's process, see pass/README.md) and reads what it wrote.
 #pragma once
 
+#include "config/config.hpp"
+#include "config/log.hpp"
+
 #include "libsplit/analysis/atomic_merge.hpp"
 #include "libsplit/analysis/summary.hpp"
 
@@ -30,9 +33,11 @@ struct CompiledProgram {
   const CompiledKernel *find(const std::string &Name) const;
 };
 
-// Compiles the app's sources with its build options. Never throws; failures come back in
-// Error (the app's own build is unaffected).
+// Compiles the app's sources with its build options, with the tool and cache directory that
+// Settings name (LIBSPLIT_CC, LIBSPLIT_CACHE_DIR). Never throws; failures come back in Error
+// (the app's own build is unaffected).
 CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
-                                    const std::string &BuildOptions);
+                                    const std::string &BuildOptions, const config::Config &Settings,
+                                    config::Logger &Log);
 
 } // namespace libsplit

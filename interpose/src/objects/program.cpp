@@ -197,7 +197,7 @@ void Program::buildSplitVariant(const std::string &Options) {
                        "record, IL, or clCompileProgram/clLinkProgram)");
   CompiledProgram Result = [&] {
     const ScopedSpan Shown(RT.timeline(), callingThreadTrack(), "libsplit-cc");
-    return compileForSplitting(Sources, Options);
+    return compileForSplitting(Sources, Options, RT.config(), RT.log());
   }();
   if (!Result.Ok) {
     RT.log().warn("program's kernels run unsplit: ", Result.Error);
