@@ -62,6 +62,7 @@ DeferredWrites::DeferredWrites(std::size_t MinBytes, unsigned BulkAfterFaults)
 DeferredWrites::~DeferredWrites() {
   DeferredWrites *Self = this;
   ActiveRegistry.compare_exchange_strong(Self, nullptr);
+  Segv.dropClaimer();
   waitForHandlers();
 }
 
@@ -100,7 +101,7 @@ std::shared_ptr<PendingWrite> DeferredWrites::defer(const void *Source, std::siz
     WhyNot = "not in private writable memory (code, read-only data, a shared mapping, a stack)";
     return nullptr;
   }
-  if (!Segv.install()) {
+  if (!Segv.install(*this)) {
     WhyNot = "libsplit's SIGSEGV handler could not be installed";
     return nullptr;
   }

@@ -33,7 +33,7 @@
 
 namespace libsplit {
 
-class DeferredWrites {
+class DeferredWrites final : public FaultClaimer, public PageRegistry {
 public:
   // Below this size a write is copied: reading /proc/self/maps and changing protections cost
   // more than copying the bytes.
@@ -61,13 +61,10 @@ public:
   // HandBack it also waits for readers of those pages.
   void settle(const void *Address, std::size_t Length, Settle Why) noexcept;
 
-  enum class FaultVerdict {
-    Handled, // a pending page: preserved, writable again, retry the access
-    WasOurs, // a page libsplit protected until just now: retry once, then it is not ours
-    NotOurs,
-  };
-  // From the SIGSEGV handler, for a write-protection fault at Address.
-  FaultVerdict onFault(void *Address) noexcept;
+  using FaultVerdict = libsplit::FaultVerdict;
+  // From the SIGSEGV handler, for a write-protection fault at Address: Handled for a pending
+  // page (preserved, writable again).
+  FaultVerdict onFault(void *Address) noexcept override;
 
   // Whether anything is pending (one load: the libc wrappers' fast path).
   bool anyPending() const noexcept { return Published.load(std::memory_order_acquire) != 0; }
@@ -91,7 +88,6 @@ public:
   void afterForkInChild() noexcept;
 
 private:
-  friend class PendingWrite;
   enum class Cause { Fault, BeforeWrite, HandBack };
   enum class Claim { NotOurs, Released, Claimed };
 
@@ -106,11 +102,10 @@ private:
   template <typename Fn> void forEachCovering(std::uintptr_t Page, Fn &&Visit) const;
   void countPreserved(Cause Why) noexcept;
 
-  // Mutex held: unprotects the pages [First, End) of W that no other write needs, then
-  // releases them.
-  void retirePages(PendingWrite &W, std::size_t First, std::size_t End);
+  std::mutex &registryMutex() override { return Mutex; }
+  void retirePages(PendingWrite &W, std::size_t First, std::size_t End) override;
   bool otherProtects(const PendingWrite &W, std::uintptr_t Page) const;
-  void retire(PendingWrite &W); // from ~PendingWrite
+  void retire(PendingWrite &W) override;
   void waitForHandlers() const;
   // Pages recently unprotected by retiring, so that a fault racing with it is retried.
   void rememberReleased(std::uintptr_t Begin, std::uintptr_t End) noexcept;

@@ -1,6 +1,5 @@
 #include "pending_write.hpp"
 
-#include "deferred_writes.hpp"
 #include "raw_syscalls.hpp"
 
 #include <sched.h>
@@ -10,7 +9,7 @@
 
 namespace libsplit {
 
-PendingWrite::PendingWrite(DeferredWrites &Owner, const std::uint8_t *Source, std::size_t Length,
+PendingWrite::PendingWrite(PageRegistry &Owner, const std::uint8_t *Source, std::size_t Length,
                            std::size_t PageSize)
     : Owner(Owner), Source(Source), Length(Length), PageSize(PageSize) {
   const auto Begin = reinterpret_cast<std::uintptr_t>(Source);
@@ -42,7 +41,7 @@ PendingWrite::~PendingWrite() {
 }
 
 bool PendingWrite::drop(std::size_t Offset, std::size_t Bytes) {
-  std::lock_guard<std::mutex> Lock(Owner.Mutex);
+  std::lock_guard<std::mutex> Lock(Owner.registryMutex());
   Live.subtract(Offset, Offset + Bytes);
   // Protected pages with no needed byte left go back to the app.
   const auto Begin = reinterpret_cast<std::uintptr_t>(Source);

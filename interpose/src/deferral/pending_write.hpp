@@ -19,11 +19,27 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace libsplit {
 
-class DeferredWrites;
+class PendingWrite;
+
+// What a pending write needs of the registry that protects its pages (DeferredWrites): its
+// lock, and to give pages back.
+class PageRegistry {
+public:
+  virtual std::mutex &registryMutex() = 0;
+  // Mutex held: unprotects the pages [First, End) of W that no other write needs, then releases
+  // them.
+  virtual void retirePages(PendingWrite &W, std::size_t First, std::size_t End) = 0;
+  // From ~PendingWrite: retires every page W still protects and frees its slot.
+  virtual void retire(PendingWrite &W) = 0;
+
+protected:
+  ~PageRegistry() = default;
+};
 
 class PendingWrite {
 public:
@@ -44,7 +60,7 @@ public:
   };
 
   // Made by DeferredWrites::defer only: reserves staging and copies the partial end pages.
-  PendingWrite(DeferredWrites &Owner, const std::uint8_t *Source, std::size_t Length,
+  PendingWrite(PageRegistry &Owner, const std::uint8_t *Source, std::size_t Length,
                std::size_t PageSize);
   ~PendingWrite(); // retires the pages still protected
   PendingWrite(const PendingWrite &) = delete;
@@ -99,7 +115,7 @@ private:
   void copyPieces(const std::vector<Piece> &From, std::size_t Offset,
                   std::uint8_t *Destination) const;
 
-  DeferredWrites &Owner;
+  PageRegistry &Owner;
   const std::uint8_t *const Source;
   const std::size_t Length;
   const std::size_t PageSize;

@@ -1,6 +1,5 @@
 #include "segv_chain.hpp"
 
-#include "deferred_writes.hpp"
 #include "next_symbol.hpp"
 
 #include <pthread.h>
@@ -31,32 +30,36 @@ std::atomic<SigmaskFn> RealSigmask{nullptr};
 // start-up (LD_PRELOAD), and this model needs no allocation, so the handler may use it.
 __attribute__((tls_model("initial-exec"))) thread_local std::uintptr_t RetriedAddress = 0;
 
+// The installed chain: the signal's action is the process's, and so is the handler's way to it.
+std::atomic<SegvChain *> Installed{nullptr};
+
 void onSegv(int Signal, siginfo_t *Info, void *Context) {
   const int SavedErrno = errno;
-  DeferredWrites *Registry = DeferredWrites::active();
-  if (!Registry)
-    return; // cannot happen: the handler is only installed by a registry
-  if (Info && Info->si_code == SEGV_ACCERR) {
+  SegvChain *Chain = Installed.load(std::memory_order_acquire);
+  if (!Chain)
+    return; // cannot happen: the handler is installed with its chain
+  FaultClaimer *Claimer = Chain->claimer();
+  if (Claimer && Info && Info->si_code == SEGV_ACCERR) {
     const auto Address = reinterpret_cast<std::uintptr_t>(Info->si_addr);
-    switch (Registry->onFault(Info->si_addr)) {
-    case DeferredWrites::FaultVerdict::Handled:
+    switch (Claimer->onFault(Info->si_addr)) {
+    case FaultVerdict::Handled:
       RetriedAddress = 0;
       errno = SavedErrno;
       return;
-    case DeferredWrites::FaultVerdict::WasOurs:
+    case FaultVerdict::WasOurs:
       if (RetriedAddress != Address) {
         RetriedAddress = Address;
         errno = SavedErrno;
         return;
       }
       break;
-    case DeferredWrites::FaultVerdict::NotOurs:
+    case FaultVerdict::NotOurs:
       break;
     }
   }
   RetriedAddress = 0;
   errno = SavedErrno;
-  Registry->segv().passOn(Signal, Info, Context);
+  Chain->passOn(Signal, Info, Context);
 }
 
 } // namespace
@@ -67,6 +70,8 @@ int libcSignalMask(int How, const sigset_t *Set, sigset_t *Old) noexcept {
 }
 
 SegvChain::~SegvChain() {
+  SegvChain *Self = this;
+  Installed.compare_exchange_strong(Self, nullptr);
   if (State.load() != On)
     return;
   struct sigaction App = Actions[Current.load()];
@@ -74,12 +79,17 @@ SegvChain::~SegvChain() {
   realSigaction(SIGSEGV, &App, nullptr);
 }
 
-bool SegvChain::install() noexcept {
+bool SegvChain::install(FaultClaimer &Claiming) noexcept {
   int Expected = Off;
   if (!State.compare_exchange_strong(Expected, Installing)) {
     waitWhileInstalling();
     return State.load() == On;
   }
+  Claimer.store(&Claiming, std::memory_order_release);
+  // The first chain installed answers every fault (a later one's action reaches the same
+  // handler), as long as it lives.
+  SegvChain *None = nullptr;
+  Installed.compare_exchange_strong(None, this);
   // Resolved now, not in the handler: dlsym is not async-signal-safe.
   nextSymbol(RealSigmask, "pthread_sigmask");
   struct sigaction Ours = {};

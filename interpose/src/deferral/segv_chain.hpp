@@ -17,6 +17,23 @@
 
 namespace libsplit {
 
+// What libsplit made of a write-protection fault.
+enum class FaultVerdict {
+  Handled, // a page libsplit protected: dealt with, retry the access
+  WasOurs, // a page libsplit protected until just now: retry once, then it is not libsplit's
+  NotOurs,
+};
+
+// Who claims the faults the handler sees (the deferred writes' registry): asked from the
+// signal handler, so it must be async-signal-safe.
+class FaultClaimer {
+public:
+  virtual FaultVerdict onFault(void *Address) noexcept = 0;
+
+protected:
+  ~FaultClaimer() = default;
+};
+
 class SegvChain {
 public:
   SegvChain() = default;
@@ -24,9 +41,14 @@ public:
   SegvChain(const SegvChain &) = delete;
   SegvChain &operator=(const SegvChain &) = delete;
 
-  // Installs the handler (once; later calls return the first result).
-  bool install() noexcept;
+  // Installs the handler (once; later calls return the first result), which asks Claimer
+  // about each write-protection fault before passing it on. One chain is installed per process,
+  // as the signal's action is.
+  bool install(FaultClaimer &Claimer) noexcept;
   bool installed() const noexcept { return State.load(std::memory_order_acquire) == On; }
+  FaultClaimer *claimer() const noexcept { return Claimer.load(std::memory_order_acquire); }
+  // From now on every fault goes on to the app's action (the claimer is going away).
+  void dropClaimer() noexcept { Claimer.store(nullptr, std::memory_order_release); }
 
   // sigaction(SIGSEGV, Act, Old) on behalf of the app while installed.
   int appAction(const struct sigaction *Act, struct sigaction *Old) noexcept;
@@ -39,6 +61,7 @@ private:
   void waitWhileInstalling() const noexcept;
 
   std::atomic<int> State{Off};
+  std::atomic<FaultClaimer *> Claimer{nullptr};
   // The app's action, double-buffered: the handler reads the current one without a lock while
   // appAction() writes the other and flips.
   struct sigaction Actions[2] = {};
