@@ -18,10 +18,11 @@ const char *purposeName(balancer::LaunchPurpose P) {
   return "?";
 }
 
-// LIBSPLIT_SIMULATED_SHARES: each slice takes what a device of speed Shares[D] would take,
-// transfers nothing; returns the launch's makespan under those times.
+// LIBSPLIT_SIMULATED_SHARES: each slice takes what a device of speed Shares[D] would take, plus
+// SplitSeconds where the launch runs on two devices or more, transfers nothing; returns the
+// launch's makespan under those times.
 double simulateTimes(std::vector<Slice> &Slices, const std::vector<ExecDevice *> &Devices,
-                     const std::vector<double> &Shares) {
+                     const std::vector<double> &Shares, double SplitSeconds) {
   // A share of 0 is a device far slower than the others, not one that takes forever.
   constexpr double SecondsPerGroup = 10e-6, SlowestShare = 1e-3;
   double Makespan = 0.0;
@@ -29,7 +30,8 @@ double simulateTimes(std::vector<Slice> &Slices, const std::vector<ExecDevice *>
     const auto At = std::find(Devices.begin(), Devices.end(), S.Device);
     const size_t Index = static_cast<size_t>(At - Devices.begin());
     const double Share = std::max(Index < Shares.size() ? Shares[Index] : 0.0, SlowestShare);
-    S.KernelSeconds = static_cast<double>(S.EndGroup - S.FirstGroup) * SecondsPerGroup / Share;
+    S.KernelSeconds = static_cast<double>(S.EndGroup - S.FirstGroup) * SecondsPerGroup / Share +
+                      (Slices.size() >= 2 ? SplitSeconds : 0.0);
     S.TransferSeconds = 0.0;
     Makespan = std::max(Makespan, S.KernelSeconds);
   }
@@ -47,7 +49,7 @@ void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels
     for (const ExecDevice *D : Devices)
       Names.push_back(D->Name);
     if (std::vector<double> Simulated = S.Balancer.simulatedShares(Names); !Simulated.empty()) {
-      Makespan = simulateTimes(Slices, Devices, Simulated);
+      Makespan = simulateTimes(Slices, Devices, Simulated, S.Settings.SimulatedSplitUs * 1e-6);
       GatherSeconds = 0.0;
     }
   }

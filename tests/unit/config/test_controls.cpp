@@ -165,6 +165,7 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
       {"LIBSPLIT_MIN_GROUPS_PER_DEVICE", "8", "8"},
       {"LIBSPLIT_FAIL_LAUNCH", "2", "2"},
       {"LIBSPLIT_SIMULATED_SHARES", "basic=0.25,pthread=0.75", "basic=0.25,pthread=0.75"},
+      {"LIBSPLIT_SIMULATED_SPLIT_US", "300", "300"},
       {"LIBSPLIT_LIBRARY", "/opt/libsplit/lib/libsplit.so", "/opt/libsplit/lib/libsplit.so"},
   };
   std::set<std::string> Covered;
@@ -261,6 +262,8 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
        "LIBSPLIT_MIN_GROUPS_PER_DEVICE: '1.5' is not a whole number; accepted: integer >= 1"},
       {"LIBSPLIT_FAIL_LAUNCH", "-1",
        "LIBSPLIT_FAIL_LAUNCH: '-1' is not a whole number; accepted: integer >= 0"},
+      {"LIBSPLIT_SIMULATED_SPLIT_US", "0.3",
+       "LIBSPLIT_SIMULATED_SPLIT_US: '0.3' is not a whole number; accepted: integer >= 0"},
   };
   std::set<std::string> Covered;
   Config Defaults;
