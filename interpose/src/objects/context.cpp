@@ -64,14 +64,15 @@ std::vector<cl_context_properties> realProperties(const cl_context_properties *P
 
 Context::Context(std::vector<Device *> AppDevices, std::vector<cl_context_properties> Properties)
     : AppDevices(std::move(AppDevices)), Properties(std::move(Properties)),
-      Memory(runtime().memoryServices()), Launch(runtime().launchServices()) {
+      Memory(runtime().memoryServices()), Launch(runtime().launchServices()),
+      RealCalls(runtime().real()) {
   initHandle(*this, HandleMagic::Context);
 }
 
 cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Callback,
                            void *UserData) {
   Runtime &RT = runtime();
-  const RealApi &Real = RT.real();
+  const RealApi &Real = RealCalls;
 
   // Execution devices: the app's own first (so [0] is the primary), then the split devices.
   struct Wanted {
@@ -311,7 +312,7 @@ void Context::openInBackground() {
 
 void Context::openSplitDevices() {
   Runtime &RT = runtime();
-  const RealApi &Real = RT.real();
+  const RealApi &Real = RealCalls;
   std::map<cl_platform_id, std::vector<ExecDevice *>> ByPlatform;
   for (ExecDevice *E : SplitExec)
     if (!E->Ready.load(std::memory_order_acquire))
@@ -469,7 +470,7 @@ Context::~Context() {
     Opener.join();
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend(); ++It)
     It->first(this, It->second);
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = RealCalls;
   for (auto &E : Exec) {
     E->Worker.reset(); // finish and join before the queue goes away
     if (E->RealQueue)

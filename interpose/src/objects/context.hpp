@@ -133,6 +133,8 @@ public:
   MemoryServices &services() override { return Memory; }
   // What its launches use (launch/launch_services.hpp).
   LaunchServices &launchServices() const { return Launch; }
+  // The real OpenCL implementation, for its objects (programs, kernels, queues, events).
+  const RealApi &real() const { return RealCalls; }
   Context *appContext() override { return this; }
 
   // Commands of all queues of this context that touch buffers run under this lock, so buffer
@@ -170,6 +172,7 @@ private:
   std::vector<cl_context_properties> Properties;     // as the app gave them, for queries
   MemoryServices &Memory;                            // the runtime's, for its buffers
   LaunchServices &Launch;                            // the runtime's, for its launches
+  const RealApi &RealCalls;                          // the runtime's
   std::map<cl_platform_id, cl_context> RealContexts; // the app's devices'
   std::vector<cl_context> OpenedContexts;            // the split devices' beyond them
   std::vector<std::unique_ptr<ExecDevice>> Exec;     // [0] is the app's first device

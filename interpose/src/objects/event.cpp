@@ -1,4 +1,5 @@
 #include "event.hpp"
+#include "context.hpp"
 #include "device_clock.hpp"
 
 #include "runtime.hpp"
@@ -123,14 +124,14 @@ void Event::stampEnd() {
 void Event::keepDeviceEvent(cl_event Real, std::uint64_t EnqueuedNs) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (DeviceEvent)
-    runtime().real().clReleaseEvent(DeviceEvent);
+    Owner->real().clReleaseEvent(DeviceEvent);
   DeviceEvent = Real;
   DeviceEnqueuedNs = EnqueuedNs;
 }
 
 Event::~Event() {
   if (DeviceEvent)
-    runtime().real().clReleaseEvent(DeviceEvent);
+    Owner->real().clReleaseEvent(DeviceEvent);
 }
 
 bool Event::profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds) {
@@ -140,7 +141,7 @@ bool Event::profilingInfo(cl_profiling_info Which, std::uint64_t &Nanoseconds) {
     return false;
   // Asked once the command completed (the caller checks): its real event has ended too.
   if (DeviceEvent && Slot >= 2) {
-    const RealApi &Api = runtime().real();
+    const RealApi &Api = Owner->real();
     cl_ulong Times[3] = {0, 0, 0};
     const cl_profiling_info Asked[3] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_START,
                                         CL_PROFILING_COMMAND_END};

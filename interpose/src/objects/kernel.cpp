@@ -12,13 +12,14 @@ Kernel::Kernel(std::shared_ptr<Program> Owner, std::string Name, cl_kernel Valid
     : Owner(std::move(Owner)), Name(std::move(Name)), Validation(Validation) {
   initHandle(*this, HandleMagic::Kernel);
   cl_uint Count = 0;
-  runtime().real().clGetKernelInfo(Validation, CL_KERNEL_NUM_ARGS, sizeof(Count), &Count, nullptr);
+  this->Owner->context().real().clGetKernelInfo(Validation, CL_KERNEL_NUM_ARGS, sizeof(Count), &Count,
+                                          nullptr);
   Args.resize(Count);
   ++this->Owner->KernelCount;
 }
 
 Kernel::~Kernel() {
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Owner->context().real();
   for (auto &[Key, K] : this->Real)
     Real.clReleaseKernel(K.Handle);
   Real.clReleaseKernel(Validation);
@@ -46,7 +47,7 @@ std::size_t Kernel::argElementBytes(cl_uint Index, cl_kernel Other) const {
     return 0;
   if (ElementBytes[Index] != 0)
     return ElementBytes[Index];
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Owner->context().real();
   for (cl_kernel K : {Validation, Other}) {
     size_t Size = 0;
     if (!K || !Real.clGetKernelArgInfo ||
@@ -66,7 +67,7 @@ std::size_t Kernel::argElementBytes(cl_uint Index, cl_kernel Other) const {
 }
 
 cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Owner->context().real();
   KernelArg Arg;
   cl_int Result = CL_SUCCESS;
   // Buffers are checked with the primary device's real buffer in place of ours; everything
@@ -120,7 +121,8 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
 }
 
 cl_int Kernel::setSvmArg(cl_uint Index, const void *Pointer) {
-  const cl_int Result = runtime().real().clSetKernelArgSVMPointer(Validation, Index, Pointer);
+  const cl_int Result =
+      Owner->context().real().clSetKernelArgSVMPointer(Validation, Index, Pointer);
   if (Result != CL_SUCCESS)
     return Result;
   KernelArg Arg;
@@ -135,7 +137,7 @@ cl_int Kernel::setSvmArg(cl_uint Index, const void *Pointer) {
 }
 
 cl_int Kernel::setExecInfo(cl_kernel_exec_info Param, size_t Size, const void *Value) {
-  const cl_int Result = runtime().real().clSetKernelExecInfo(Validation, Param, Size, Value);
+  const cl_int Result = Owner->context().real().clSetKernelExecInfo(Validation, Param, Size, Value);
   if (Result != CL_SUCCESS)
     return Result;
   const auto *Bytes = static_cast<const std::uint8_t *>(Value);
@@ -189,8 +191,8 @@ std::array<size_t, 3> Kernel::requiredGroupSizeLocked(cl_device_id Device) const
     if (Known == Device)
       return Sizes;
   std::array<size_t, 3> Sizes{0, 0, 0};
-  runtime().real().clGetKernelWorkGroupInfo(Validation, Device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                            sizeof(Sizes), Sizes.data(), nullptr);
+  Owner->context().real().clGetKernelWorkGroupInfo(
+      Validation, Device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(Sizes), Sizes.data(), nullptr);
   RequiredSizes.emplace_back(Device, Sizes);
   return Sizes;
 }
@@ -207,7 +209,7 @@ Kernel::RealKernel *Kernel::realKernel(ExecDevice &Device, bool Split, cl_int &E
     Error = CL_INVALID_PROGRAM_EXECUTABLE;
     return nullptr;
   }
-  cl_kernel K = runtime().real().clCreateKernel(Source, Name.c_str(), &Error);
+  cl_kernel K = Owner->context().real().clCreateKernel(Source, Name.c_str(), &Error);
   if (!K)
     return nullptr;
   RealKernel &Made = Real[Key];
@@ -228,8 +230,9 @@ size_t Kernel::splitGroupLimit(ExecDevice &Device) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!K->GroupLimit) {
     size_t Limit = 0;
-    if (runtime().real().clGetKernelWorkGroupInfo(K->Handle, Device.Real, CL_KERNEL_WORK_GROUP_SIZE,
-                                                  sizeof(Limit), &Limit, nullptr) != CL_SUCCESS)
+    if (Owner->context().real().clGetKernelWorkGroupInfo(K->Handle, Device.Real,
+                                                         CL_KERNEL_WORK_GROUP_SIZE, sizeof(Limit),
+                                                         &Limit, nullptr) != CL_SUCCESS)
       Limit = 0;
     K->GroupLimit = Limit;
   }
@@ -240,9 +243,9 @@ cl_ulong Kernel::splitLocalBytes(ExecDevice &Device) {
   cl_int Error = CL_SUCCESS;
   RealKernel *K = realKernel(Device, true, Error);
   cl_ulong Bytes = 0;
-  if (!K ||
-      runtime().real().clGetKernelWorkGroupInfo(K->Handle, Device.Real, CL_KERNEL_LOCAL_MEM_SIZE,
-                                                sizeof(Bytes), &Bytes, nullptr) != CL_SUCCESS)
+  if (!K || Owner->context().real().clGetKernelWorkGroupInfo(
+                K->Handle, Device.Real, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(Bytes), &Bytes, nullptr) !=
+                CL_SUCCESS)
     return 0;
   return Bytes;
 }
@@ -269,7 +272,7 @@ cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector
   RealKernel *K = realKernel(Device, Split, Error);
   if (!K)
     return nullptr;
-  const RealApi &Api = runtime().real();
+  const RealApi &Api = Owner->context().real();
   K->Last.resize(std::max(K->Last.size(), Args.size()));
   for (cl_uint I = 0; I < Args.size(); ++I) {
     const KernelArg &A = Args[I];

@@ -27,7 +27,7 @@ Program::~Program() {
   joinLaterBuild();
   for (auto It = ReleaseCallbacks.rbegin(); It != ReleaseCallbacks.rend(); ++It)
     It->first(this, It->second);
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Owner->real();
   for (cl_program P : Built)
     Real.clReleaseProgram(P);
   Real.clReleaseProgram(OriginalReal);
@@ -39,7 +39,7 @@ void Program::joinLaterBuild() {
 }
 
 cl_int Program::build(const std::vector<cl_device_id> &RealDevices, const char *Options) {
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Owner->real();
   const auto Start = std::chrono::steady_clock::now();
   const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(), "build (the app's program)");
   const cl_int Result = Real.clBuildProgram(OriginalReal, static_cast<cl_uint>(RealDevices.size()),
@@ -113,7 +113,7 @@ void warnBuildFailure(std::size_t Failed, std::size_t Devices, cl_int Error,
 
 void Program::buildOn(cl_context RealContext, const std::vector<cl_device_id> &Ids,
                       const std::string &Options, cl_int &FirstError, std::string &FirstLog) {
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Owner->real();
   auto build = [&](const std::vector<cl_device_id> &For) -> cl_program {
     const char *Text = Compiled.Source.c_str();
     cl_int Error = CL_SUCCESS;

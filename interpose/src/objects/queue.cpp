@@ -232,13 +232,14 @@ namespace {
 // those commands releases its own references meanwhile.
 class HeldEvents {
 public:
-  explicit HeldEvents(std::vector<cl_event> Held) : Events(std::move(Held)) {
+  HeldEvents(const RealApi &Real, std::vector<cl_event> Held)
+      : Real(Real), Events(std::move(Held)) {
     for (cl_event E : Events)
-      runtime().real().clRetainEvent(E);
+      Real.clRetainEvent(E);
   }
   ~HeldEvents() {
     for (cl_event E : Events)
-      runtime().real().clReleaseEvent(E);
+      Real.clReleaseEvent(E);
   }
   HeldEvents(const HeldEvents &) = delete;
   HeldEvents &operator=(const HeldEvents &) = delete;
@@ -250,10 +251,11 @@ public:
       return;
     }
     for (cl_event E : Events)
-      runtime().real().clWaitForEvents(1, &E);
+      Real.clWaitForEvents(1, &E);
   }
 
 private:
+  const RealApi &Real;
   std::vector<cl_event> Events;
 };
 } // namespace
@@ -294,7 +296,7 @@ void Queue::finishHere(const Event *Until) {
         (Until && State->Later.back().Order == Last && State->Later.back().Done.get() != Until))
       return; // Until is not one of them
     seal(*State, Last);
-    Held.emplace(std::move(Running));
+    Held.emplace(Owner->real(), std::move(Running));
     ++State->AppThreadsWaiting;
   }
   for (ExecDevice *On : WholeQueues)
@@ -486,7 +488,7 @@ void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock, RunW
   Wait W = oldestRun(State, MaxRun);
   seal(State, W.Order);
   {
-    const HeldEvents Held(std::move(W.Events));
+    const HeldEvents Held(runtime().real(), std::move(W.Events));
     Lock.unlock();
     Held.wait(How == RunWait::Quiet);
     // A marker enqueued now covers the run: its commands were enqueued before they joined
