@@ -70,8 +70,7 @@ inline void refusedCall(const char *Call, const char *Error, const char *Conditi
   RT.log().debug(::libsplit::config::DebugCategory::Api, #Name)
 
 // The entry point's call, as a span on the calling thread's LIBSPLIT_TIMELINE track.
-#define LIBSPLIT_SHOW_CALL(Name)                                                                   \
-  const ::libsplit::ScopedSpan ShownCall(RT.timeline(), ::libsplit::callingThreadTrack(), Name)
+#define LIBSPLIT_SHOW_CALL(Name) const ::libsplit::ScopedSpan ShownCall(RT.timeline(), Name)
 
 // Returns Error from the entry point when Condition holds.
 #define LIBSPLIT_CHECK(Condition, Error)                                                           \

@@ -386,7 +386,7 @@ const char *bodyName(cl_command_type Type) {
 
 cl_int Queue::execute(Command &Next) {
   Event &Done = *Next.Done;
-  const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(), bodyName(Done.type()));
+  const ScopedSpan Shown(runtime().timeline(), bodyName(Done.type()));
   if (Done.profiled())
     Done.stamp(CL_PROFILING_COMMAND_SUBMIT, hostNanoseconds());
   Done.setStatus(CL_SUBMITTED);
@@ -437,7 +437,7 @@ void Queue::finishOldest(Executor &State, RunWait How) {
     Oldest = std::move(State.Later.front());
     State.Later.pop_front();
   }
-  const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(), "complete");
+  const ScopedSpan Shown(runtime().timeline(), "complete");
   const cl_int Result = Oldest.Finish ? Oldest.Finish() : CL_SUCCESS;
   if (!Oldest.Done)
     return; // run directly: nobody can ask how it ended

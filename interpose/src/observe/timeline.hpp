@@ -51,6 +51,11 @@ private:
   bool First = true;
 };
 
+// The calling thread's track: "app thread N" (N: its thread id), or the name a libsplit thread
+// gave itself with nameCallingThreadTrack.
+const std::string &callingThreadTrack();
+void nameCallingThreadTrack(const std::string &Name);
+
 // A span on Track from construction to destruction; with the timeline off, nothing (no clock
 // read). Track must outlive it.
 class ScopedSpan {
@@ -58,6 +63,10 @@ public:
   ScopedSpan(Timeline &On, const std::string &Track, const char *Name)
       : On(On.enabled() ? &On : nullptr), Track(Track), Name(Name),
         Start(this->On ? std::chrono::steady_clock::now() : Timeline::TimePoint()) {}
+  // On the calling thread's track, looked up only when the timeline is on (every entry point
+  // makes one of these).
+  ScopedSpan(Timeline &On, const char *Name)
+      : ScopedSpan(On, On.enabled() ? callingThreadTrack() : noTrack(), Name) {}
   ~ScopedSpan() {
     if (On)
       On->span(Track, Name, Start, std::chrono::steady_clock::now());
@@ -66,15 +75,15 @@ public:
   ScopedSpan &operator=(const ScopedSpan &) = delete;
 
 private:
+  static const std::string &noTrack() {
+    static const std::string None;
+    return None;
+  }
+
   Timeline *On;
   const std::string &Track;
   const char *Name;
   Timeline::TimePoint Start;
 };
-
-// The calling thread's track: "app thread N" (N: its thread id), or the name a libsplit thread
-// gave itself with nameCallingThreadTrack.
-const std::string &callingThreadTrack();
-void nameCallingThreadTrack(const std::string &Name);
 
 } // namespace libsplit
