@@ -42,10 +42,10 @@ struct BalancerConfig {
   // standard errors of confidence gets one correcting step: the slow path that fixes small
   // imbalances hidden in the noise. Tested when the held launches reach RefineMinLaunches,
   // then 2, 4... times as many up to RefineMaxLaunches, where the means start over: a device
-  // that turns slower for good while held is then seen within RefineMaxLaunches launches,
-  // however long the split was held before.
+  // that turns slower for good while held is then seen within twice RefineMaxLaunches
+  // launches, however long the split was held before.
   unsigned RefineMinLaunches = 8;
-  unsigned RefineMaxLaunches = 32;
+  unsigned RefineMaxLaunches = 64;
   double Confidence = 2.5;
 
   // Damping against ping-pong (STEPOCL's 1/Q): a share's step is divided by Q, and Q grows
