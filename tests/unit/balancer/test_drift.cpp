@@ -26,15 +26,21 @@ TEST_CASE("after a step change of speeds the split re-converges within a few lau
   }
 }
 
+// Devices 2:1 whose fast device slows down by Factor from launch At on.
+static Scenario fastDeviceSlowsAt(const char *Name, std::uint64_t At, double Factor) {
+  Scenario S = linearRatios(Name, {2, 1});
+  S.TimeVarying = true;
+  S.Devices[0].Kernel = [At, Factor](std::uint64_t G, std::uint64_t, std::uint64_t L) {
+    return static_cast<double>(G) * Unit / (L < At ? 2.0 : 2.0 / Factor);
+  };
+  return S;
+}
+
 TEST_CASE("hysteresis: a drift inside the resume threshold does not move the split",
           "[drift][hysteresis]") {
   // At launch 30 the fast device slows by 7%: the spread (about 7%) is above the stop
   // threshold but below the resume threshold, and without noise nothing else changes.
-  Scenario S = linearRatios("drift-7%", {2, 1});
-  S.TimeVarying = true;
-  S.Devices[0].Kernel = [](std::uint64_t G, std::uint64_t, std::uint64_t L) {
-    return static_cast<double>(G) * Unit / (L < 30 ? 2.0 : 2.0 / 1.07);
-  };
+  Scenario S = fastDeviceSlowsAt("drift-7%", 30, 1.07);
   Balancer B(configFor(Strategy::Broyden));
   Run R = simulate(S, B, 36);
   KeyTrace T = *B.trace(simKey(S));
@@ -51,11 +57,7 @@ TEST_CASE("a drift inside the resume threshold after a long hold is corrected by
   // held launches start over every RefineMaxLaunches, so the drift is judged on launches that
   // show it (a window held since the start would dilute it below StopSpread for hundreds of
   // launches).
-  Scenario S = linearRatios("late-drift-7%", {2, 1});
-  S.TimeVarying = true;
-  S.Devices[0].Kernel = [](std::uint64_t G, std::uint64_t, std::uint64_t L) {
-    return static_cast<double>(G) * Unit / (L < 150 ? 2.0 : 2.0 / 1.07);
-  };
+  Scenario S = fastDeviceSlowsAt("late-drift-7%", 150, 1.07);
   BalancerConfig Config = configFor(Strategy::Broyden);
   Balancer B(Config);
   Run R = simulate(S, B, 150 + 2 * Config.RefineMaxLaunches + 2);
@@ -69,11 +71,7 @@ TEST_CASE("a drift inside the resume threshold after a long hold is corrected by
 
 TEST_CASE("hysteresis: a drift beyond the resume threshold restarts the search",
           "[drift][hysteresis]") {
-  Scenario S = linearRatios("drift-25%", {2, 1});
-  S.TimeVarying = true;
-  S.Devices[0].Kernel = [](std::uint64_t G, std::uint64_t, std::uint64_t L) {
-    return static_cast<double>(G) * Unit / (L < 30 ? 2.0 : 2.0 / 1.25);
-  };
+  Scenario S = fastDeviceSlowsAt("drift-25%", 30, 1.25);
   Balancer B(configFor(Strategy::Broyden));
   Run R = simulate(S, B, 40);
   KeyTrace T = *B.trace(simKey(S));
