@@ -18,6 +18,7 @@ Queue::Queue(std::shared_ptr<Context> Owner, Device &AppDevice, ExecDevice &Exec
     : Owner(std::move(Owner)), AppDevice(AppDevice), Exec(Exec), Properties(Properties),
       AppProperties(std::move(AppProperties)), State(std::make_shared<Executor>()) {
   initHandle(*this, HandleMagic::Queue);
+  State->Real = &this->Owner->real();
   State->OutOfOrder = (Properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
   Thread = std::thread(run, State);
 }
@@ -296,7 +297,7 @@ void Queue::finishHere(const Event *Until) {
         (Until && State->Later.back().Order == Last && State->Later.back().Done.get() != Until))
       return; // Until is not one of them
     seal(*State, Last);
-    Held.emplace(Owner->real(), std::move(Running));
+    Held.emplace(*State->Real, std::move(Running));
     ++State->AppThreadsWaiting;
   }
   for (ExecDevice *On : WholeQueues)
@@ -488,7 +489,7 @@ void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock, RunW
   Wait W = oldestRun(State, MaxRun);
   seal(State, W.Order);
   {
-    const HeldEvents Held(runtime().real(), std::move(W.Events));
+    const HeldEvents Held(*State.Real, std::move(W.Events));
     Lock.unlock();
     Held.wait(How == RunWait::Quiet);
     // A marker enqueued now covers the run: its commands were enqueued before they joined

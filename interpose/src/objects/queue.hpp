@@ -144,6 +144,8 @@ private:
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
   struct Executor {
+    // The context's real API (the process's, so it outlives the queue as the executor may).
+    const RealApi *Real = nullptr;
     std::mutex Mutex;
     std::condition_variable Wake;
     std::deque<Command> Commands;
