@@ -49,6 +49,31 @@ std::vector<std::size_t> cutsToTry(std::size_t Groups, std::size_t Proposed,
   return Cuts;
 }
 
+std::optional<std::size_t> cutAtEdge(std::size_t Lowest, std::size_t Highest, std::size_t Edge,
+                                     const std::function<std::size_t(std::size_t)> &RightStart) {
+  if (Highest < Lowest || RightStart(Highest) < Edge)
+    return std::nullopt;
+  // RightStart(Found) >= Edge; every cut below Below's next is known to start before it.
+  std::size_t Found = Highest, Below = Lowest;
+  if (RightStart(Lowest) >= Edge)
+    return Lowest;
+  while (Found - Below > 1) {
+    const std::size_t Mid = Below + (Found - Below) / 2;
+    (RightStart(Mid) >= Edge ? Found : Below) = Mid;
+  }
+  return Found;
+}
+
+void chargeReturnTrips(std::vector<CutCandidate> &Candidates, std::size_t Owner) {
+  if (Owner >= Candidates.size())
+    return;
+  const std::vector<double> Kept = Candidates[Owner].Bytes;
+  for (std::size_t C = 0; C < Candidates.size(); ++C)
+    for (std::size_t I = 0; I < Candidates[C].Bytes.size() && C != Owner; ++I)
+      Candidates[C].Bytes[I] +=
+          std::max(0.0, Candidates[C].Bytes[I] - (I < Kept.size() ? Kept[I] : 0.0));
+}
+
 std::size_t cheapestCut(const std::vector<CutCandidate> &Candidates,
                         const std::vector<double> &SecondsPerGroup, double LinkBytesPerSecond,
                         const AffinitySettings &Settings) {

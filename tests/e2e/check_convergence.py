@@ -19,6 +19,10 @@
 
     check_convergence.py whole-on TRACE NAME [LAST=4]
         The last LAST launches ran unsplit, whole on the device whose name contains NAME.
+
+    check_convergence.py moved-at-most TRACE BYTES
+        The launches moved at most BYTES in all (every device's bytes in and out), and at least
+        one ran on two devices.
 """
 import json
 import statistics
@@ -97,4 +101,14 @@ if mode == "whole-on":
     print(f"last {last} launches ran on: {', '.join(short(w) for w in where)} (want {name})")
     sys.exit(0 if len(tail) == last and all(name in w for w in where) else 1)
 
-sys.exit(f"unknown mode {mode}: settles-on, not-slower, overlap or whole-on")
+if mode == "moved-at-most":
+    limit = int(sys.argv[3])
+    split = [r for r in records if r.get("split")]
+    moved = sum(d.get("bytes_in", 0) + d.get("bytes_out", 0)
+                for r in records for d in r["devices"])
+    shared = sum(1 for r in split if len(r["devices"]) >= 2)
+    print(f"{len(records)} launches ({shared} on two devices or more) moved {moved} bytes "
+          f"(at most {limit}: {moved / limit:.2f} of it)")
+    sys.exit(0 if shared and moved <= limit else 1)
+
+sys.exit(f"unknown mode {mode}: settles-on, not-slower, overlap, whole-on or moved-at-most")

@@ -5,19 +5,72 @@
 #include "libsplit/planner/affinity.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 
 namespace libsplit {
 
+namespace {
+
+// The lowest root byte of Root that work-groups [First, End) write, SIZE_MAX where they write
+// none of it; 0 where they may write all of it.
+size_t lowestWrite(const std::vector<analysis::ArgRegions> &Used, const LaunchRequest &R,
+                   const Buffer *Root) {
+  size_t Lowest = SIZE_MAX;
+  for (size_t ArgIndex = 0; ArgIndex < R.Args.size() && ArgIndex < Used.size(); ++ArgIndex) {
+    const KernelArg &A = R.Args[ArgIndex];
+    if (A.What != KernelArg::Kind::Buffer || &A.Mem->root() != Root)
+      continue;
+    const analysis::ArgRegions &U = Used[ArgIndex];
+    if (U.WriteWhole || U.AtomicWhole)
+      return 0;
+    const RangeSet Written = toRoot(U.Write, *A.Mem);
+    if (!Written.empty())
+      Lowest = std::min(Lowest, Written.spans().front().Begin);
+  }
+  return Lowest;
+}
+
+// Owner computes: the cut at which the second device's part of the launch starts writing where
+// the last split of the buffer it writes most began (Buffer::splitEdge), none without such a
+// buffer or cut.
+std::optional<size_t> cutAtEdges(const CompiledKernel &Facts, const LaunchRequest &R,
+                                 const std::map<Buffer *, BufferPlan> &Plans,
+                                 const analysis::NDRange &Range,
+                                 const analysis::LaunchArgs &Scalars, cl_uint Dim, size_t Groups) {
+  Buffer *Most = nullptr;
+  size_t MostBytes = 0;
+  for (const auto &[Root, P] : Plans)
+    if (P.Writes && !P.Merge && Root->splitEdge() && P.Write.size() == 2 &&
+        P.Write[1].totalBytes() >= MostBytes) {
+      Most = Root;
+      MostBytes = P.Write[1].totalBytes();
+    }
+  if (!Most)
+    return std::nullopt;
+  return planner::cutAtEdge(1, Groups - 1, *Most->splitEdge(), [&](size_t Cut) {
+    return lowestWrite(analysis::evaluateSlice(Facts.Regions, Range, Scalars, {Dim, Cut, Groups}),
+                       R, Most);
+  });
+}
+
+} // namespace
+
 // Data affinity: where the balancer's cut of a two-device split moves much data for its kernel
-// time, other cuts are priced with the bytes each device lacks for its part and the kernel's
-// seconds per work-group on each device, and the cheapest runs (planner/affinity.hpp). Data
-// lock held.
+// time, other cuts are priced with the bytes each device lacks for its part, what a fetch costs
+// each device beyond its bytes and the kernel's seconds per work-group on each device, and the
+// cheapest runs (planner/affinity.hpp). The cuts priced: where each device's data ends (owner
+// computes: a factorization's trailing matrix stays where it is, whichever kernel cuts it), and
+// on devices that share no hardware also the kernel's last cut and a grid through the launch.
+// Data lock held.
 void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &Facts,
                       const std::vector<ExecDevice *> &Devices, cl_uint Dim, size_t Groups,
                       bool Regions, const analysis::NDRange &Range,
                       const analysis::LaunchArgs &Scalars, std::vector<Slice> &Slices,
-                      std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds) {
-  if (Devices.size() != 2 || Slices.size() != 2 || Slices[0].Device != Devices[0])
+                      std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds,
+                      bool SeparateHardware) {
+  if (Devices.size() != 2 || Slices.size() != 2 || Slices[0].Device != Devices[0] || !Regions ||
+      Groups < 3)
     return;
   const bool PeerCopy = servicesOf(K).Settings.PeerCopy;
   auto candidate = [PeerCopy](const std::vector<Slice> &Of,
@@ -30,26 +83,48 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   };
   SliceHistory &History = *K.sliceHistory();
   const std::vector<double> Rates = History.of({Devices[0]->Index, Devices[1]->Index});
-  const double Link = planner::GuardSettings().LinkBytesPerSecond;
+  const double Link = History.linkBytesPerSecond({Devices[0]->Index, Devices[1]->Index},
+                                                 planner::GuardSettings().LinkBytesPerSecond);
   std::vector<planner::CutCandidate> Candidates{candidate(Slices, Plans)};
   struct NoteCut {
     SliceHistory &History;
     const std::vector<Slice> &Slices;
     ~NoteCut() { History.noteCut(Slices.size() == 2 ? Slices[0].EndGroup : 0); }
   } Noted{History, Slices};
-  std::vector<size_t> Cuts = planner::cutsToTry(Groups, Slices[0].EndGroup);
-  // The kernel's last cut: where its data mostly is, if the launch kept its shape.
-  if (const size_t Last = History.lastCut();
-      Last > 0 && Last < Groups && std::find(Cuts.begin(), Cuts.end(), Last) == Cuts.end())
-    Cuts.push_back(Last);
+  const size_t Proposed = Slices[0].EndGroup;
+  std::vector<size_t> Cuts;
+  // Devices that share cores slow each other down, which a cut's price by each one's rate alone
+  // does not see (on PoCL's pair, grid cuts that moved less ran LU slower): there, only cuts
+  // where the data already is.
+  if (SeparateHardware) {
+    Cuts = planner::cutsToTry(Groups, Proposed);
+    // The kernel's last cut: where its data mostly is, if the launch kept its shape.
+    if (const size_t Last = History.lastCut();
+        Last > 0 && Last < Groups && std::find(Cuts.begin(), Cuts.end(), Last) == Cuts.end())
+      Cuts.push_back(Last);
+  }
+  // The bytes the balancer's cut moves may cost twice against the owner's cut
+  // (chargeReturnTrips): nothing to price where even that would not pay.
+  planner::CutCandidate Twice = Candidates.front();
+  for (double &Bytes : Twice.Bytes)
+    Bytes *= 2;
+  if (!planner::worthOtherCuts(Twice, Rates, Link, 0.0))
+    return;
+  // Owner computes: the cut that keeps the split of the buffer the launch writes most, found
+  // with a few evaluations of the regions (bisection).
+  const std::optional<size_t> Owner = cutAtEdges(Facts, R, Plans, Range, Scalars, Dim, Groups);
+  if (Owner && *Owner != Proposed && std::find(Cuts.begin(), Cuts.end(), *Owner) == Cuts.end())
+    Cuts.push_back(*Owner);
   // Each other cut costs a plan as long as the balancer's took.
-  if (!planner::worthOtherCuts(Candidates.front(), Rates, Link,
+  const bool OwnerPriced = Owner && *Owner != Proposed;
+  if (Cuts.empty() ||
+      !planner::worthOtherCuts(OwnerPriced ? Twice : Candidates.front(), Rates, Link,
                                PlanSeconds * static_cast<double>(Cuts.size())))
     return;
   std::vector<std::vector<Slice>> CutSlices{Slices};
   std::vector<std::map<Buffer *, BufferPlan>> CutPlans;
   for (size_t Cut : Cuts) {
-    if (Cut == Slices[0].EndGroup)
+    if (Cut == Proposed)
       continue;
     const double Share = static_cast<double>(Cut) / static_cast<double>(Groups);
     std::vector<Slice> Other{{Devices[0], 0, Cut, Share}, {Devices[1], Cut, Groups, 1.0 - Share}};
@@ -57,14 +132,61 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     Candidates.push_back(candidate(Other, CutPlans.back()));
     CutSlices.push_back(std::move(Other));
   }
+  if (OwnerPriced)
+    for (size_t C = 0; C < CutSlices.size(); ++C)
+      if (CutSlices[C][0].EndGroup == *Owner)
+        planner::chargeReturnTrips(Candidates, C);
   const size_t Best = planner::cheapestCut(Candidates, Rates, Link);
   if (Best == 0)
     return;
   servicesOf(K).Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": cut at work-group ",
-                          CutSlices[Best][0].EndGroup, " instead of ", Slices[0].EndGroup,
+                          CutSlices[Best][0].EndGroup, " instead of ", Proposed,
                           " (the balancer's would move more than it balances)");
   Slices = std::move(CutSlices[Best]);
   Plans = std::move(CutPlans[Best - 1]);
+}
+
+ExecDevice *whereDataIs(const CompiledKernel &Facts, const LaunchRequest &R,
+                        const std::vector<ExecDevice *> &Devices, ExecDevice &Home, bool PeerCopy) {
+  if (!hasRegions(Facts, R) || R.WorkDim == 0 || !R.Local[0])
+    return nullptr;
+  bool HomeHoldsAll = true;
+  for (const KernelArg &A : R.Args)
+    if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Home.Index))
+      HomeHoldsAll = false;
+  if (HomeHoldsAll)
+    return nullptr;
+  const analysis::NDRange Range = ndrangeOf(R);
+  const analysis::LaunchArgs Scalars = scalarsOf(R);
+  const size_t Groups = R.Global[0] / R.Local[0];
+  auto lacks = [&](ExecDevice *D) {
+    const std::vector<Slice> Whole{{D, 0, Groups, 1.0}};
+    return bytesPerSlice(planBuffers(Facts, R, Whole, true, Range, Scalars, 0), Whole, PeerCopy)
+        .front();
+  };
+  ExecDevice *Best = &Home;
+  double Fewest = lacks(&Home);
+  for (ExecDevice *D : Devices) {
+    if (D == &Home || ((Home.Type & CL_DEVICE_TYPE_GPU) && (D->Type & CL_DEVICE_TYPE_CPU)) ||
+        !(Fewest > 0.0))
+      continue;
+    if (const double Bytes = lacks(D); Bytes < Fewest) {
+      Best = D;
+      Fewest = Bytes;
+    }
+  }
+  return Best == &Home ? nullptr : Best;
+}
+
+void noteSplitEdges(const std::map<Buffer *, BufferPlan> &Plans, size_t SliceCount) {
+  for (const auto &[Root, P] : Plans) {
+    if (!P.Writes)
+      continue;
+    if (SliceCount == 2 && !P.Merge && P.Write.size() == 2 && !P.Write[1].empty())
+      Root->setSplitEdge(P.Write[1].spans().front().Begin);
+    else
+      Root->setSplitEdge(std::nullopt);
+  }
 }
 
 } // namespace libsplit

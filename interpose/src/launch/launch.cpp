@@ -58,6 +58,14 @@ cl_int setWholeRange(cl_kernel Real, cl_uint AppArgs, const LaunchRequest &R) {
 // After a launch run whole on Device: every buffer argument it may have changed (mayWrite) is
 // valid there only. A buffer created read-only that the analysis shows written is warned about
 // once per kernel and argument: it works natively, and is kept coherent here too.
+// Whether Device holds every byte of R's buffer arguments.
+bool heldWhollyOn(const LaunchRequest &R, ExecDevice &Device) {
+  for (const KernelArg &A : R.Args)
+    if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))
+      return false;
+  return true;
+}
+
 void markWrittenWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device) {
   const CompiledKernel *Facts = nullptr;
   bool FactsAsked = false;
@@ -91,15 +99,26 @@ void markWrittenWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device) {
 // Note, when given: the split guard hears what the launch cost, host preparation to kernel end.
 // This is every launch of a kernel that does not split, so its host cost is kept low: nothing
 // is built where no byte moves, and the record only where a summary or trace wants it.
+// With Regions (the launch planned as one slice on Device, R's local size set), only the bytes
+// its regions need move, and only those it may write change hands, as for a split launch's slice.
 cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_view Reason,
                 Queue *Pipeline, bool Fail, bool Moved, const std::string &Key,
-                const std::optional<GuardNote> &Note = std::nullopt) {
+                const std::optional<GuardNote> &Note = std::nullopt,
+                const std::map<Buffer *, BufferPlan> *Regions = nullptr) {
   const auto Start = Clock::now();
   std::vector<std::pair<Buffer *, RangeSet>> Missing;
   std::uint64_t BytesIn = 0;
   for (const KernelArg &A : R.Args)
     if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index)) {
-      RangeSet Lacking = A.Mem->missingOn(Device.Index, wholeOf(*A.Mem));
+      const auto Planned = Regions ? Regions->find(&A.Mem->root())
+                                   : std::map<Buffer *, BufferPlan>::const_iterator();
+      if (Regions && (Planned == Regions->end() ||
+                      std::any_of(Missing.begin(), Missing.end(),
+                                  [&](const auto &M) { return M.first == Planned->first; })))
+        continue; // an argument that aliases another: its root's bytes are planned once
+      RangeSet Lacking = Regions
+                             ? Planned->first->missingOn(Device.Index, Planned->second.Need.front())
+                             : A.Mem->missingOn(Device.Index, wholeOf(*A.Mem));
       // Undefined contents need not travel (an output buffer's first launch: conv2d sent its
       // whole result buffer before the kernel that overwrites it).
       if (A.Mem->neverWritten()) {
@@ -107,7 +126,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
         continue;
       }
       BytesIn += Lacking.totalBytes();
-      Missing.emplace_back(A.Mem.get(), std::move(Lacking));
+      Missing.emplace_back(Regions ? Planned->first : A.Mem.get(), std::move(Lacking));
     }
   // What only another device of its real context holds comes from there (peer_copies.hpp): a
   // launch back on the app's device after splits takes the other slices' bytes without the
@@ -160,7 +179,13 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   if (Result != CL_SUCCESS)
     return Result;
   // Later commands see the results where they will be: their transfers queue behind the kernel.
-  markWrittenWhole(K, R, Device);
+  if (Regions) {
+    for (const auto &[Root, P] : *Regions)
+      if (P.Writes && !P.Write.empty())
+        Root->wroteOn(Device.Index, P.Write.front());
+  } else {
+    markWrittenWhole(K, R, Device);
+  }
 
   if (Untracked) {
     if (Reported && Running)
@@ -731,8 +756,28 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   std::string Unsplittable;
   bool Movable = false;
   const std::optional<SplitShape> Shape = shapeOf(*Facts, R, S.Settings, Unsplittable, Movable);
-  if (!Shape)
+  if (!Shape) {
+    // Too small to split, after split launches: it runs where its data is, and moves only the
+    // bytes its regions need (a factorization's last steps, a one-work-group kernel between split
+    // ones). The app's own launch with no local size keeps its whole-buffer way: its regions
+    // would be those of a local size the implementation may not choose.
+    ExecDevice *There =
+        Movable ? nullptr : whereDataIs(*Facts, R, Devices, Q.exec(), S.Settings.PeerCopy);
+    if (There ||
+        (!Movable && Request.LocalGiven && hasRegions(*Facts, R) && !heldWhollyOn(R, Q.exec()))) {
+      ExecDevice &Target = There ? *There : Q.exec();
+      const std::vector<Slice> Whole{{&Target, 0, R.Global[0] / R.Local[0], 1.0}};
+      const std::map<Buffer *, BufferPlan> Plans =
+          planBuffers(*Facts, R, Whole, true, ndrangeOf(R), scalarsOf(R), 0);
+      Queue *Pipeline = Q.canFinishLater() ? &Q : nullptr;
+      K.noteLaunchLeftRunning(Pipeline != nullptr);
+      S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": whole on ", Target.Name,
+                  " (", Unsplittable, "; the bytes its regions use)");
+      return runWhole(K, R, Target, Unsplittable, Pipeline, Fail, There != nullptr, std::string(),
+                      std::nullopt, &Plans);
+    }
     return whole(Unsplittable, Movable);
+  }
   const bool Regions = Shape->Regions;
   const cl_uint Dim = Shape->Dim;
   const size_t Groups = Shape->Groups;
@@ -810,11 +855,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   const auto PlanStart = Clock::now();
   std::map<Buffer *, BufferPlan> Plans =
       planBuffers(*Facts, R, Slices, Regions, Range, Scalars, Dim);
-  // Devices that share cores slow each other down, which a cut's price by each one's rate alone
-  // does not see (on PoCL's pair, cuts that moved less ran LU slower).
-  if (SeparateHardware)
-    preferCheaperCut(K, R, *Facts, Devices, Dim, Groups, Regions, Range, Scalars, Slices, Plans,
-                     std::chrono::duration<double>(Clock::now() - PlanStart).count());
+  preferCheaperCut(K, R, *Facts, Devices, Dim, Groups, Regions, Range, Scalars, Slices, Plans,
+                   std::chrono::duration<double>(Clock::now() - PlanStart).count(),
+                   SeparateHardware);
   bool AnyDiffMerge = false, AnyCombine = false;
   for (auto &[Root, P] : Plans) {
     AnyDiffMerge |= P.Merge && P.Combine.empty();
@@ -839,6 +882,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
                 Plan ? " (" + std::string(Plan->Why) + ")" : std::string());
   }
 
+  noteSplitEdges(Plans, Slices.size());
   SplitLaunch L;
   plannedLaunch(L, Q, K, R, *Facts, Dim, Groups, Fail, recordOf(K, Request));
   L.SeparateHardware = SeparateHardware;

@@ -75,8 +75,10 @@ void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels
   }
   S.Balancer.observe(Key, Measured);
   if (Rates)
-    for (const Slice &S : Slices)
+    for (const Slice &S : Slices) {
       Rates->observe(S.Device->Index, S.KernelSeconds, S.EndGroup - S.FirstGroup);
+      Rates->observeTransfer(S.Device->Index, S.TransferSeconds, S.BytesIn);
+    }
   if (Note) {
     Note->Guard->observe(Note->Launch, Note->Work, Makespan);
     // Devices that share no hardware: the app's device's slice tells its time alone.

@@ -1,9 +1,14 @@
 // What a kernel's split launches left for the next ones: seconds per work-group of its slices on
-// each device, from their reports at any NDRange size, and the last two-device cut: what the
+// each device, from their reports at any NDRange size, the rate each device received its
+// lacking bytes at (planner/link_rate.hpp), and the last two-device cut: what the
 // planner prices other cuts with, and one of the cuts it tries (planner/affinity.hpp).
 #pragma once
 
+#include "libsplit/planner/link_rate.hpp"
+
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -21,6 +26,20 @@ public:
     auto [It, New] = Rates.emplace(Device, Rate);
     if (!New) // recent slices count most: a factorization's work per group changes as it goes
       It->second = 0.5 * (It->second + Rate);
+  }
+  // A slice on the device of index Device received Bytes it lacked in Seconds.
+  void observeTransfer(std::size_t Device, double Seconds, std::uint64_t Bytes) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Links[Device].observe(Seconds, static_cast<double>(Bytes));
+  }
+  // The slowest measured rate of Devices' transfers, Default for those not measured yet.
+  double linkBytesPerSecond(const std::vector<std::size_t> &Devices, double Default) const {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    double Slowest = Default;
+    for (std::size_t D : Devices)
+      if (auto It = Links.find(D); It != Links.end())
+        Slowest = std::min(Slowest, It->second.bytesPerSecond(Default));
+    return Slowest;
   }
   // Per device index asked for: its seconds per work-group, 0 where none was measured.
   std::vector<double> of(const std::vector<std::size_t> &Devices) const {
@@ -46,6 +65,7 @@ public:
 private:
   mutable std::mutex Mutex;
   std::map<std::size_t, double> Rates;
+  std::map<std::size_t, planner::LinkRate> Links;
   std::size_t LastCut = 0;
 };
 

@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace libsplit {
@@ -52,6 +53,13 @@ public:
   // than a write of the same bytes into an empty buffer). False when the real call fails: the
   // caller then initializes and writes as for any buffer.
   bool initializeCopied(ExecDevice &Device, const void *Source);
+
+  // Root buffers: the byte at which the second device's writes began in the last two-device
+  // split launch that wrote the buffer without a merge, if any: where its data is divided
+  // between the devices, the cut the next launch over it keeps to move least (owner computes).
+  // A hint for the planner, priced before use; under the context's data lock.
+  std::optional<std::size_t> splitEdge() { return root().SplitEdge; }
+  void setSplitEdge(std::optional<std::size_t> Edge) { root().SplitEdge = Edge; }
 
   // The app's context (a buffer of a unit test's home has none).
   Context &context() const { return *Home->appContext(); }
@@ -176,7 +184,8 @@ private:
   size_t Size;
   size_t Origin = 0;
   void *HostPtr = nullptr;
-  bool StaysOnAppDevice = false; // root buffers: see staysOnAppDevice
+  bool StaysOnAppDevice = false;        // root buffers: see staysOnAppDevice
+  std::optional<std::size_t> SplitEdge; // root buffers: see splitEdge
 
   std::mutex Mutex;         // guards Real and Staging creation
   std::vector<cl_mem> Real; // per execution device, may be null

@@ -42,3 +42,45 @@ TEST_CASE("a cut that leaves the data in place replaces the balancer's where mov
   const CutCandidate Close{{23, 25}, {0.0, 3.95e6}};
   CHECK(cheapestCut({Even, Close}, PerGroup, Link) == 0);
 }
+
+TEST_CASE("owner computes: the cut where the second device's part starts at the buffer's edge",
+          "[planner][affinity]") {
+  // Rows of 100 bytes, one work-group a row from row 10 (a factorization's trailing rows): the
+  // second device's part starting at cut writes from row 10 + cut.
+  auto rowStart = [](std::size_t Cut) { return (10 + Cut) * 100; };
+  // The last split divided the buffer at row 50: the cut that keeps it is 40.
+  CHECK(cutAtEdge(1, 89, 50 * 100, rowStart) == std::optional<std::size_t>(40));
+  // An edge inside a row (a column's element): the first part starting past it.
+  CHECK(cutAtEdge(1, 89, 50 * 100 + 7, rowStart) == std::optional<std::size_t>(41));
+  // Edges outside the cuts' reach: the lowest cut, or none.
+  CHECK(cutAtEdge(1, 89, 0, rowStart) == std::optional<std::size_t>(1));
+  CHECK_FALSE(cutAtEdge(1, 89, 100 * 100, rowStart).has_value());
+  CHECK_FALSE(cutAtEdge(5, 4, 0, rowStart).has_value());
+  // A part that writes nothing starts nowhere below any edge.
+  auto writesNothing = [](std::size_t) { return SIZE_MAX; };
+  CHECK(cutAtEdge(1, 89, 50 * 100, writesNothing) == std::optional<std::size_t>(1));
+  // A bisection: few calls.
+  std::size_t Calls = 0;
+  auto counted = [&](std::size_t Cut) { return ++Calls, rowStart(Cut); };
+  CHECK(cutAtEdge(1, 4096, 3000 * 100, counted) == std::optional<std::size_t>(2990));
+  CHECK(Calls <= 15);
+}
+
+TEST_CASE("bytes that cross the buffers' split count twice against the owner's cut",
+          "[planner][affinity]") {
+  // The balancer's even cut: the second device lacks 24 KB of rows the first holds, and the
+  // pivot row; the owner's cut, one work-group less even: the pivot row only.
+  std::vector<CutCandidate> Candidates{{{11, 11}, {0.0, 25e3}}, {{12, 10}, {0.0, 1e3}}};
+  const std::vector<double> PerGroup{4e-6, 4e-6};
+  const double Link = 8e9;
+  // This launch alone: 3 us of bytes saved, 4 us of imbalance: the even cut.
+  CHECK(cheapestCut(Candidates, PerGroup, Link) == 0);
+  // The rows come back at the next launch that keeps the split: the owner's cut.
+  chargeReturnTrips(Candidates, 1);
+  CHECK(Candidates[0].Bytes == std::vector<double>{0.0, 49e3});
+  CHECK(Candidates[1].Bytes == std::vector<double>{0.0, 1e3});
+  CHECK(cheapestCut(Candidates, PerGroup, Link) == 1);
+  // No owner's cut among the candidates: nothing changes.
+  chargeReturnTrips(Candidates, 5);
+  CHECK(Candidates[0].Bytes == std::vector<double>{0.0, 49e3});
+}

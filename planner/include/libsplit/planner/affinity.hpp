@@ -1,10 +1,11 @@
 //===- affinity.hpp - Split cuts that leave the data where it is ----------===//
 //
 // Data affinity: where the balancer's cut of a two-device split would move much data (an
-// LU-style factorization whose NDRange shrinks every step re-cuts its trailing matrix each time),
-// other cuts are priced too and the cheapest taken: each device's work-groups at its seconds per
-// work-group, plus the bytes it lacks for them over the link. Cuts where the devices already hold
-// their parts' data move little (owner computes) and win unless the balance they lose costs more.
+// LU-style factorization whose NDRange shrinks every step re-cuts its trailing matrix each time,
+// and its kernels cut rows at different granularities), other cuts are priced too and the
+// cheapest taken: each device's work-groups at its seconds per work-group, plus the bytes it
+// lacks for them over the link. Cuts where the devices already hold their parts' data move
+// little (owner computes) and win unless the balance they lose costs more.
 //
 // Pure: no OpenCL, no clock. The caller prices each cut with the bytes each device lacks for its
 // part (from the regions and the validity) and each device's seconds per work-group measured on
@@ -14,6 +15,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <vector>
 
 namespace libsplit::planner {
@@ -52,6 +55,29 @@ bool worthOtherCuts(const CutCandidate &Proposed, const std::vector<double> &Sec
 // without repeats.
 std::vector<std::size_t> cutsToTry(std::size_t Groups, std::size_t Proposed,
                                    const AffinitySettings &Settings = {});
+
+// Owner computes: the cut between two devices that leaves a buffer divided where its data
+// already is. Edge is the byte where the second device's writes began in the buffer's last split;
+// RightStart(cut) the lowest byte the second device's part writes when it starts at cut (never
+// lower for a larger cut; SIZE_MAX when it writes nothing there). Returns the smallest cut in
+// [Lowest, Highest] whose part starts at or past Edge, none where no cut there does; a bisection
+// of about log2(Highest - Lowest) calls.
+std::optional<std::size_t> cutAtEdge(std::size_t Lowest, std::size_t Highest, std::size_t Edge,
+                                     const std::function<std::size_t(std::size_t)> &RightStart);
+
+// Owner computes, priced over more than one launch: what a device lacks at another cut beyond
+// what it lacks at the cut that keeps the buffers' split (Candidates[Owner]) crosses that split,
+// and comes back when the next launch over those buffers keeps it (an LU step's second kernel
+// cut where its first did not, or the other way round). Those bytes count twice in every
+// candidate but the owner's.
+void chargeReturnTrips(std::vector<CutCandidate> &Candidates, std::size_t Owner);
+
+// Owner computes, priced over more than one launch: what a device lacks at another cut beyond
+// what it lacks at the cut that keeps the buffers' split (Candidates[Owner]) crosses that split,
+// and comes back when the next launch over those buffers keeps it (an LU step's second kernel
+// cut where its first did not, or the other way round). Those bytes count twice in every
+// candidate but the owner's.
+void chargeReturnTrips(std::vector<CutCandidate> &Candidates, std::size_t Owner);
 
 // Which of Candidates (the balancer's first) to run: the cheapest by predictedSeconds where it
 // is Margin cheaper than the first, else 0.
