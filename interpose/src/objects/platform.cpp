@@ -1,7 +1,5 @@
 #include "platform.hpp"
 
-#include "runtime.hpp"
-
 namespace libsplit {
 
 namespace {
@@ -26,18 +24,6 @@ std::string stringInfo(const RealApi &Real, cl_device_id Device, cl_device_info 
 } // namespace
 
 Platform::Platform(cl_platform_id Real) : Real(Real) { initHandle(*this, HandleMagic::Platform); }
-
-std::string Platform::name() const {
-  size_t Size = 0;
-  const RealApi &Api = runtime().real();
-  if (Api.clGetPlatformInfo(Real, CL_PLATFORM_NAME, 0, nullptr, &Size) != CL_SUCCESS)
-    return {};
-  std::string Text(Size, '\0');
-  Api.clGetPlatformInfo(Real, CL_PLATFORM_NAME, Size, Text.data(), nullptr);
-  while (!Text.empty() && Text.back() == '\0')
-    Text.pop_back();
-  return Text;
-}
 
 Device::Device(const RealApi &Api, Platform &Owner, cl_device_id Real, Device *Parent)
     : Owner(Owner), Real(Real), Parent(Parent) {

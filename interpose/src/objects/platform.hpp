@@ -17,7 +17,6 @@ class Platform : public _cl_platform_id {
 public:
   explicit Platform(cl_platform_id Real);
   cl_platform_id real() const { return Real; }
-  std::string name() const;
   std::vector<Device *> Devices; // root devices, in the real order
 
 private:
