@@ -4,6 +4,7 @@
 #pragma once
 
 #include "buffer_home.hpp"
+#include "context_services.hpp"
 #include "exec_device.hpp"
 #include "handles.hpp"
 #include "host_upload.hpp"
@@ -73,7 +74,8 @@ class Context final : public _cl_context, public RefCounted<Context>, public Buf
 public:
   using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
 
-  Context(std::vector<Device *> AppDevices, std::vector<cl_context_properties> Properties);
+  Context(ContextServices &Services, std::vector<Device *> AppDevices,
+          std::vector<cl_context_properties> Properties);
   ~Context();
 
   // Creates the real contexts, queues and workers. Returns the real implementation's error for
@@ -130,11 +132,13 @@ public:
   // The first split's weights per splitting device (splitDevices() order), for an app on
   // AppDevice: the balancer's first guess when it has no saved tuning.
   std::vector<double> firstSplitWeights(const ExecDevice &AppDevice) override;
-  MemoryServices &services() override { return Memory; }
+  MemoryServices &services() override { return Services.Memory; }
   // What its launches use (launch/launch_services.hpp).
-  LaunchServices &launchServices() const { return Launch; }
+  LaunchServices &launchServices() const { return Services.Launch; }
   // The real OpenCL implementation, for its objects (programs, kernels, queues, events).
-  const RealApi &real() const { return RealCalls; }
+  const RealApi &real() const { return Services.Real; }
+  // Everything it and its objects use of the rest of libsplit, the above included.
+  ContextServices &contextServices() const { return Services; }
   Context *appContext() override { return this; }
 
   // Commands of all queues of this context that touch buffers run under this lock, so buffer
@@ -170,9 +174,7 @@ private:
 
   std::vector<Device *> AppDevices;
   std::vector<cl_context_properties> Properties;     // as the app gave them, for queries
-  MemoryServices &Memory;                            // the runtime's, for its buffers
-  LaunchServices &Launch;                            // the runtime's, for its launches
-  const RealApi &RealCalls;                          // the runtime's
+  ContextServices &Services;                         // the runtime's, shared by every context
   std::map<cl_platform_id, cl_context> RealContexts; // the app's devices'
   std::vector<cl_context> OpenedContexts;            // the split devices' beyond them
   std::vector<std::unique_ptr<ExecDevice>> Exec;     // [0] is the app's first device

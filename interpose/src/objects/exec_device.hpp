@@ -40,7 +40,7 @@ struct ExecDevice {
   // (learnKernelEnqueue); read by any thread.
   std::atomic<int> KernelRunsInEnqueue{-1};
   int CompleteWhenQueued = 0; // kernels seen complete as their enqueue returned; jobs only
-  std::mutex *KernelEnqueueLock = nullptr; // Runtime::kernelEnqueueLock of Real
+  std::mutex *KernelEnqueueLock = nullptr; // KernelEnqueueLocks::of(Real), shared by contexts
   // Its real context, queue and worker exist (the app's devices from the start, the others once
   // the context opens them): nothing else of a device that is not ready may be touched.
   std::atomic<bool> Ready{false};

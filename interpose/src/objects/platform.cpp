@@ -42,6 +42,14 @@ Device::Device(const RealApi &Api, Platform &Owner, cl_device_id Real, Device *P
   HasDouble = deviceInfo<cl_device_fp_config>(Api, Real, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
 }
 
+Device *findRootDevice(const std::vector<std::unique_ptr<Platform>> &Platforms, cl_device_id Real) {
+  for (const auto &P : Platforms)
+    for (Device *D : P->Devices)
+      if (D->real() == Real)
+        return D;
+  return nullptr;
+}
+
 Platform *asPlatform(cl_platform_id Handle) {
   if (!Handle || Handle->Magic != static_cast<std::uint32_t>(HandleMagic::Platform))
     return nullptr;

@@ -263,7 +263,7 @@ void Program::buildSplitVariant(const std::string &Options) {
 }
 
 void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string &Options) {
-  runtime().backgroundStarted();
+  Owner->contextServices().Background.started();
   LaterBuild = std::thread([this, Later = std::move(Later), Options] {
     nameThisThread("libsplit-build");
     nameCallingThreadTrack("libsplit build " + std::to_string(::syscall(SYS_gettid)));
@@ -305,7 +305,7 @@ void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string
       }
       ++FactsGeneration;
     }
-    runtime().backgroundDone();
+    Owner->contextServices().Background.done();
   });
 }
 
