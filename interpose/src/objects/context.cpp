@@ -5,7 +5,6 @@
 #include "kernel.hpp"
 #include "launch.hpp"
 #include "quiet_wait.hpp"
-#include "runtime.hpp"
 
 #include "libsplit/balancer/split.hpp"
 
@@ -126,6 +125,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   for (const Wanted &W : Devices) {
     auto Exec = std::make_unique<ExecDevice>();
     Exec->Index = this->Exec.size();
+    Exec->Owner = this;
     Exec->Name = realDeviceName(Real, W.Real);
     Exec->Model = Exec->Name;
     Exec->Real = W.Real;
@@ -512,15 +512,16 @@ cl_int awaitStatus(const RealApi &Api, cl_event Done) {
 
 } // namespace
 
-cl_int awaitEnd(cl_event Done) {
-  const RealApi &Api = runtime().real();
+cl_int awaitEnd(const ExecDevice &Device, cl_event Done) {
+  const RealApi &Api = Device.Owner->real();
   const cl_int Error = awaitStatus(Api, Done);
   Api.clReleaseEvent(Done);
   return Error;
 }
 
-cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued, RealTimes *Times) {
-  const RealApi &Api = runtime().real();
+cl_int awaitKernel(const ExecDevice &Device, cl_event Done, double &Seconds, double *SinceQueued,
+                   RealTimes *Times) {
+  const RealApi &Api = Device.Owner->real();
   const cl_int Error = awaitStatus(Api, Done);
   cl_ulong Queued = 0, Start = 0, End = 0;
   auto stamp = [&](cl_profiling_info Which, cl_ulong &Out) {
@@ -540,31 +541,33 @@ cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued, RealTime
   return Error;
 }
 
-cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point Enqueued,
-                      const std::string &Track, const std::string &Name, double &Seconds,
-                      const std::optional<Timeline::Call> &Called, RealTimes *Times) {
+cl_int awaitPipelined(const ExecDevice &Device, cl_event Running,
+                      std::chrono::steady_clock::time_point Enqueued, const std::string &Name,
+                      double &Seconds, const std::optional<Timeline::Call> &Called,
+                      RealTimes *Times) {
   using Clock = std::chrono::steady_clock;
   auto host = [](double S) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(S));
   };
   double Waited = 0.0;
-  const cl_int Error = awaitKernel(Running, Seconds, &Waited, Times);
+  const cl_int Error = awaitKernel(Device, Running, Seconds, &Waited, Times);
   const auto Began = Enqueued + host(Waited);
-  runtime().timeline().span(Track, Name, Began, Began + host(Seconds), Called);
+  Device.Owner->launchServices().Spans.span(Device.Name, Name, Began, Began + host(Seconds),
+                                            Called);
   return Error;
 }
 
 cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done) {
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Device.Owner->real();
   cl_int Error = CL_SUCCESS;
   const bool RunsHere = Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) == 1;
   const auto Start =
       RunsHere ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   {
     // The driver's own time for it: its first launch of a kernel loads (or compiles) its code.
-    Timeline &Spans = runtime().timeline();
+    Timeline &Spans = Device.Owner->launchServices().Spans;
     const std::optional<ScopedSpan> Shown =
         Spans.enabled()
             ? std::make_optional<ScopedSpan>(Spans, callingThreadTrack(), "real enqueue")
@@ -597,10 +600,10 @@ bool shareCores(const std::vector<ExecDevice *> &Devices) {
                        [](const ExecDevice *D) { return (D->Type & CL_DEVICE_TYPE_CPU) != 0; }) > 1;
 }
 
-void awaitRealQueue(ExecDevice &Device) { runtime().real().clFinish(Device.RealQueue); }
+void awaitRealQueue(ExecDevice &Device) { Device.Owner->real().clFinish(Device.RealQueue); }
 
 void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly) {
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Device.Owner->real();
   cl_event Marker = nullptr;
   if (Real.clEnqueueMarkerWithWaitList(Device.RealQueue, 0, nullptr, &Marker) != CL_SUCCESS ||
       !Marker) {

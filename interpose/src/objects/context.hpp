@@ -37,25 +37,26 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done);
 
-// Waits for a real command's event and releases it; returns the status it ended with.
-cl_int awaitEnd(cl_event Done);
+// Waits for a real command's event on Device and releases it; returns the status it ended with.
+cl_int awaitEnd(const ExecDevice &Device, cl_event Done);
 
 // A real command's profiling times, in the device's clock (zero where unknown).
 struct RealTimes {
   cl_ulong Queued = 0, Start = 0, End = 0;
 };
 
-// Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds;
-// SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if unknown);
-// Times, when given, its profiling times.
-cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr,
-                   RealTimes *Times = nullptr);
-// A kernel left running, enqueued at Enqueued: waits for it, shows it on the timeline (Track,
-// Name, an arrow from the app's call Called) from its own profiling (the wait may end long after
-// the kernel did: the next command ran first), and returns its duration in Seconds.
-cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point Enqueued,
-                      const std::string &Track, const std::string &Name, double &Seconds,
-                      const std::optional<Timeline::Call> &Called = std::nullopt,
+// Waits for a real kernel's event on Device, releases it, and returns its profiled duration in
+// Seconds; SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if
+// unknown); Times, when given, its profiling times.
+cl_int awaitKernel(const ExecDevice &Device, cl_event Done, double &Seconds,
+                   double *SinceQueued = nullptr, RealTimes *Times = nullptr);
+// A kernel left running on Device, enqueued at Enqueued: waits for it, shows it on the timeline
+// (the device's track, Name, an arrow from the app's call Called) from its own profiling (the
+// wait may end long after the kernel did: the next command ran first), and returns its duration
+// in Seconds.
+cl_int awaitPipelined(const ExecDevice &Device, cl_event Running,
+                      std::chrono::steady_clock::time_point Enqueued, const std::string &Name,
+                      double &Seconds, const std::optional<Timeline::Call> &Called = std::nullopt,
                       RealTimes *Times = nullptr);
 
 // Whether the devices share cores: two CPU devices or more (PoCL's basic and pthread, or

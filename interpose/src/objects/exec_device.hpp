@@ -17,9 +17,13 @@
 
 namespace libsplit {
 
+class Context;
 class Device;
 
 struct ExecDevice {
+  // The context it runs for: its real API and timeline, for the real calls on its queue (null in
+  // unit tests, which make no real call).
+  Context *Owner = nullptr;
   std::size_t Index = 0;
   std::string Name;  // told apart by a number where devices share a model ("... #2")
   std::string Model; // the device's own name: two of one model share it

@@ -250,9 +250,9 @@ cl_ulong Kernel::splitLocalBytes(ExecDevice &Device) {
   return Bytes;
 }
 
-cl_int Kernel::setSliceArgs(cl_kernel Real, cl_uint First, cl_uint Dim, cl_ulong Groups,
-                            cl_ulong Origin) {
-  const RealApi &Api = runtime().real();
+cl_int Kernel::setSliceArgs(const ExecDevice &Device, cl_kernel Real, cl_uint First, cl_uint Dim,
+                            cl_ulong Groups, cl_ulong Origin) {
+  const RealApi &Api = Device.Owner->real();
   cl_int Error = CL_SUCCESS;
   if ((Error = Api.clSetKernelArg(Real, First, sizeof(Dim), &Dim)) ||
       (Error = Api.clSetKernelArg(Real, First + 1, sizeof(Groups), &Groups)) ||
