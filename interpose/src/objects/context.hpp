@@ -30,7 +30,7 @@ class Buffer;
 struct KernelArg;
 
 // The real clEnqueueNDRangeKernel of a device's job (no wait list), under the device's
-// kernelEnqueueLock; learns from Done whether the device's enqueue runs the kernel: three kernels
+// KernelEnqueueLock; learns from Done whether the device's enqueue runs the kernel: three kernels
 // in a row complete when it returns make it one, any other answer one whose does not. Done may
 // be null (no event: nothing learnt).
 cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
