@@ -59,24 +59,12 @@ Runtime::Runtime()
   std::atexit([] { runtime().finish(); });
 }
 
-void Runtime::backgroundStarted() {
-  std::lock_guard<std::mutex> Lock(BackgroundMutex);
-  ++Background;
-}
-
-void Runtime::backgroundDone() {
-  std::lock_guard<std::mutex> Lock(BackgroundMutex);
-  if (--Background == 0)
-    BackgroundIdle.notify_all();
-}
-
 void Runtime::finish() {
   {
     // On a track of its own: at exit, the thread's own name (thread-local) may be gone already.
     const std::string Track = "libsplit exit";
     const ScopedSpan Shown(*Spans, Track, "background work");
-    std::unique_lock<std::mutex> Lock(BackgroundMutex);
-    BackgroundIdle.wait(Lock, [this] { return Background == 0; });
+    Background.awaitIdle();
   }
   Balance->saveTuning();
   Planner->saveTuning(Logger);
@@ -157,26 +145,6 @@ void Runtime::selectSplitDevices() {
     Logger.warn("LIBSPLIT_DEVICES selects no device; kernels run unsplit on the app's device");
 }
 
-void Runtime::addDeviceObject(const void *Object, std::shared_ptr<Context> Owner) {
-  std::lock_guard<std::mutex> Lock(DeviceObjectsMutex);
-  DeviceObjects[Object] = std::move(Owner);
-}
-
-void Runtime::removeDeviceObject(const void *Object) {
-  std::shared_ptr<Context> Last; // released outside the lock
-  std::lock_guard<std::mutex> Lock(DeviceObjectsMutex);
-  if (auto Found = DeviceObjects.find(Object); Found != DeviceObjects.end()) {
-    Last = std::move(Found->second);
-    DeviceObjects.erase(Found);
-  }
-}
-
-std::shared_ptr<Context> Runtime::deviceObjectContext(const void *Object) {
-  std::lock_guard<std::mutex> Lock(DeviceObjectsMutex);
-  auto Found = DeviceObjects.find(Object);
-  return Found == DeviceObjects.end() ? nullptr : Found->second;
-}
-
 Platform *Runtime::findPlatform(cl_platform_id RealId) const {
   for (const auto &P : Platforms)
     if (P->real() == RealId)
@@ -184,16 +152,8 @@ Platform *Runtime::findPlatform(cl_platform_id RealId) const {
   return nullptr;
 }
 
-std::mutex &Runtime::kernelEnqueueLock(cl_device_id RealDevice) {
-  std::lock_guard<std::mutex> Lock(EnqueueLocksMutex);
-  return EnqueueLocks[RealDevice];
-}
-
 Device *Runtime::findRootDevice(cl_device_id RealId) const {
-  for (const auto &D : RootDevices)
-    if (D->real() == RealId)
-      return D.get();
-  return nullptr;
+  return libsplit::findRootDevice(Platforms, RealId);
 }
 
 Runtime &runtime() {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "balancing.hpp"
+#include "context_services.hpp"
 #include "deferred_writes.hpp"
 #include "launch_services.hpp"
 #include "memory_services.hpp"
@@ -16,13 +17,8 @@
 #include "config/config.hpp"
 #include "config/log.hpp"
 
-#include <atomic>
-#include <condition_variable>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace libsplit {
@@ -63,26 +59,21 @@ public:
   MemoryServices &memoryServices() { return Memory; }
   // What launches use (given to each context).
   LaunchServices &launchServices() { return Launch; }
+  // What each context and its objects use, the two above included (given to each context).
+  ContextServices &contextServices() { return Objects; }
 
-  // Images and samplers live on the app's device only: the app holds the real objects, and
-  // these say which libsplit context each belongs to (kept alive while they are, as a real
-  // object keeps its real context). Null for any other handle.
-  void addDeviceObject(const void *Object, std::shared_ptr<Context> Owner);
-  void removeDeviceObject(const void *Object);
-  std::shared_ptr<Context> deviceObjectContext(const void *Object);
+  // Images and samplers (DeviceObjects): which context each belongs to; null for any other
+  // handle.
+  void addDeviceObject(const void *Object, std::shared_ptr<Context> Owner) {
+    AppDeviceObjects.add(Object, std::move(Owner));
+  }
+  void removeDeviceObject(const void *Object) { AppDeviceObjects.remove(Object); }
+  std::shared_ptr<Context> deviceObjectContext(const void *Object) {
+    return AppDeviceObjects.contextOf(Object);
+  }
 
-  // Held around each real kernel enqueue on RealDevice, whichever of libsplit's contexts it
-  // comes from: PoCL 3.1's basic device runs the kernel inside the call, and two threads doing
-  // so at once abort it (pocl_release_dlhandle_cache; api.two_contexts, about 1 run in 100).
-  std::mutex &kernelEnqueueLock(cl_device_id RealDevice);
-
-  // Work left running in the background (partition-ready programs built for devices that get
-  // no work at first): finish() waits for it, so that no vendor call is still running while the
-  // vendors' libraries tear down at exit.
-  void backgroundStarted();
-  void backgroundDone();
-
-  // At exit: the summary (LIBSPLIT_SUMMARY), the trace flushed, the tuning saved.
+  // At exit, once the contexts' background work ended: the summary (LIBSPLIT_SUMMARY), the trace
+  // flushed, the tuning saved.
   void finish();
 
 private:
@@ -97,13 +88,9 @@ private:
   std::vector<std::unique_ptr<Platform>> Platforms;
   std::vector<std::shared_ptr<Device>> RootDevices;
   std::vector<cl_device_id> SplitDevices;
-  std::mutex BackgroundMutex;
-  std::condition_variable BackgroundIdle;
-  unsigned Background = 0;
-  std::mutex EnqueueLocksMutex;
-  std::map<cl_device_id, std::mutex> EnqueueLocks; // nodes never move: references stay valid
-  std::mutex DeviceObjectsMutex;
-  std::unordered_map<const void *, std::shared_ptr<Context>> DeviceObjects; // DeviceObjectsMutex
+  BackgroundWork Background;
+  KernelEnqueueLocks EnqueueLocks;
+  DeviceObjects AppDeviceObjects;
   std::unique_ptr<LaunchBalancer> Balance;
   std::unique_ptr<LaunchPlanner> Planner;
   std::unique_ptr<RunRecorder> Recorder;
@@ -114,6 +101,8 @@ private:
   MemoryServices Memory{Backend, Deferred, Settings.Defer, Live, *Recorder, *Spans, Logger};
   LaunchFailures Failures{Settings.FailLaunch};
   LaunchServices Launch{Settings, Logger, *Balance, *Planner, *Recorder, *Spans, Backend, Failures};
+  ContextServices Objects{Real,      Memory,     Launch,       SplitDevices,
+                          Platforms, Background, EnqueueLocks, AppDeviceObjects};
 };
 
 Runtime &runtime();

@@ -18,7 +18,7 @@ std::vector<cl_context_properties> copyProperties(const cl_context_properties *P
 
 cl_context makeContext(const cl_context_properties *Properties, std::vector<Device *> Devices,
                        Context::Notify Notify, void *UserData, cl_int *ErrorRet) {
-  auto C = Context::create(Devices, copyProperties(Properties));
+  auto C = Context::create(runtime().contextServices(), Devices, copyProperties(Properties));
   const cl_int Error = C->initialize(Properties, Notify, UserData);
   if (Error != CL_SUCCESS) {
     C->release();

@@ -72,7 +72,8 @@ LIBSPLIT_API cl_program CL_API_CALL clCreateProgramWithBinary(
   std::optional<BinaryOrigin> Origin;
   for (cl_uint I = 0; I < NumDevices; ++I) {
     std::optional<BinaryOrigin> Found =
-        Lengths && Binaries ? findBinaryOrigin(Binaries[I], Lengths[I]) : std::nullopt;
+        Lengths && Binaries ? findBinaryOrigin(Binaries[I], Lengths[I], RT.config().CacheDir)
+                            : std::nullopt;
     if (!Found ||
         (Origin && (Found->Source != Origin->Source || Found->Options != Origin->Options))) {
       Origin.reset();
@@ -278,7 +279,8 @@ LIBSPLIT_API cl_int CL_API_CALL clGetProgramInfo(cl_program ProgramHandle, cl_pr
     if (Error == CL_SUCCESS)
       if (std::optional<BinaryOrigin> Origin = P->origin())
         for (size_t K = 0; K < Indices.size(); ++K)
-          recordBinaryOrigin(Targets[K], Sizes[Indices[K]], *Origin);
+          recordBinaryOrigin(Targets[K], Sizes[Indices[K]], *Origin, RT.config().CacheDir,
+                             RT.log());
     return Error;
   }
   default:

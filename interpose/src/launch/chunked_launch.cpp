@@ -90,7 +90,7 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
       Error = enqueueSlice(Device, Real, *L.Facts, R, L.Dim, L.Groups, Job.FirstGroup, Job.EndGroup,
                            &Done);
       if (Error == CL_SUCCESS)
-        Error = awaitKernel(Done, KernelSeconds);
+        Error = awaitKernel(Device, Done, KernelSeconds);
       Ended = Clock::now();
       servicesOf(*L.K).Spans.span(Device.Name, L.K->name() + " (chunk)", Enqueued, Ended, R.Called);
       servicesOf(*L.K).Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ",

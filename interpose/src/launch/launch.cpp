@@ -50,9 +50,10 @@ std::string placementKey(const LaunchRequest &R) {
 }
 
 // The partition-ready kernel's three arguments (after the app's AppArgs) for a slice that is
-// the whole NDRange along dimension 0. R's local size must be set.
-cl_int setWholeRange(cl_kernel Real, cl_uint AppArgs, const LaunchRequest &R) {
-  return Kernel::setSliceArgs(Real, AppArgs, 0, R.Global[0] / R.Local[0], R.Offset[0]);
+// the whole NDRange along dimension 0, on Device. R's local size must be set.
+cl_int setWholeRange(const ExecDevice &Device, cl_kernel Real, cl_uint AppArgs,
+                     const LaunchRequest &R) {
+  return Kernel::setSliceArgs(Device, Real, AppArgs, 0, R.Global[0] / R.Local[0], R.Offset[0]);
 }
 
 // After a launch run whole on Device: every buffer argument it may have changed (mayWrite) is
@@ -164,7 +165,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
           (Result = copyPeerParts(*Missing[I].first, Device, FromPeers[I])) != CL_SUCCESS)
         return;
     cl_kernel Real = K.realWithArgs(Device, Moved, R.Args, Result);
-    if (!Real || (Moved && (Result = setWholeRange(Real, K.argCount(), R)) != CL_SUCCESS))
+    if (!Real || (Moved && (Result = setWholeRange(Device, Real, K.argCount(), R)) != CL_SUCCESS))
       return;
     KernelStart = Clock::now();
     EnqueuedNs = hostNanoseconds();
@@ -215,11 +216,11 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
     const bool Timed = Fail || (Note && Note->Launch.Measured) || !Key.empty() || Rec ||
                        Services->Spans.enabled() || !Reported.expired();
     if (!Timed)
-      return awaitEnd(Running);
+      return awaitEnd(*Device, Running);
     double KernelSeconds = 0.0;
     RealTimes Times;
-    if (cl_int Error = awaitPipelined(Running, KernelStart, Device->Name, Kept->name(),
-                                      KernelSeconds, Called, &Times);
+    if (cl_int Error = awaitPipelined(*Device, Running, KernelStart, Kept->name(), KernelSeconds,
+                                      Called, &Times);
         Error != CL_SUCCESS)
       return Error;
     if (const std::shared_ptr<Event> AppEvent = Reported.lock(); AppEvent && Times.Queued)

@@ -23,7 +23,8 @@ double secondsSince(Clock::time_point Start) {
 cl_int enqueueSlice(ExecDevice &Device, cl_kernel Real, const CompiledKernel &Facts,
                     const LaunchRequest &R, cl_uint Dim, std::size_t Groups, std::size_t FirstGroup,
                     std::size_t EndGroup, cl_event *Done) {
-  if (cl_int Error = Kernel::setSliceArgs(Real, Facts.AppArgCount, Dim, Groups, R.Offset[Dim]);
+  if (cl_int Error =
+          Kernel::setSliceArgs(Device, Real, Facts.AppArgCount, Dim, Groups, R.Offset[Dim]);
       Error != CL_SUCCESS)
     return Error;
   std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
@@ -154,7 +155,7 @@ cl_int runSplit(SplitLaunch &L) {
            Error = enqueueSlice(Device, Real, Facts, R, Dim, Groups, Mine.FirstGroup, Mine.EndGroup,
                                 &Done);
            if (Error == CL_SUCCESS)
-             Error = awaitKernel(Done, Mine.KernelSeconds);
+             Error = awaitKernel(Device, Done, Mine.KernelSeconds);
            Services.Spans.span(Device.Name, K.name(), KernelStart, Clock::now(), R.Called);
            if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
              return InjectedFailure;
@@ -175,10 +176,10 @@ cl_int runSplit(SplitLaunch &L) {
       Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
   if (Result != CL_SUCCESS) {
     // Slices that did start still run on their devices: they end before the launch does.
-    for (cl_event &E : Running)
-      if (E) {
+    for (size_t I = 0; I < Running.size(); ++I)
+      if (Running[I]) {
         double Ignored = 0.0;
-        awaitKernel(E, Ignored);
+        awaitKernel(*Slices[I].Device, Running[I], Ignored);
       }
     return Result;
   }
@@ -221,20 +222,20 @@ cl_int runSplit(SplitLaunch &L) {
     report(secondsSince(LaunchStart), {});
     return CL_SUCCESS;
   }
-  std::vector<std::string> Tracks;
+  std::vector<const ExecDevice *> Devices;
   for (const Slice &S : Slices)
-    Tracks.push_back(S.Device->Name);
+    Devices.push_back(S.Device);
   // The arguments stay alive until the kernels have run, whatever the app releases meanwhile.
   std::vector<cl_event> Watched = Running;
   Q.finishLater(
       [Running, KernelStarts, LaunchStart, report = std::move(report), Args = R.Args,
-       Tracks = std::move(Tracks), Name = K.name(), Fail, Called = R.Called]() mutable -> cl_int {
+       Devices = std::move(Devices), Name = K.name(), Fail, Called = R.Called]() mutable -> cl_int {
         cl_int Result = CL_SUCCESS;
         double Makespan = 0.0;
         std::vector<double> Kernels(Running.size(), 0.0);
         for (size_t I = 0; I < Running.size(); ++I) {
           const cl_int Error =
-              awaitPipelined(Running[I], KernelStarts[I], Tracks[I], Name, Kernels[I], Called);
+              awaitPipelined(*Devices[I], Running[I], KernelStarts[I], Name, Kernels[I], Called);
           if (Result == CL_SUCCESS)
             Result = Error;
           // Host work before the kernel, then the kernel: a pipelined launch waits behind the one

@@ -1,7 +1,6 @@
 #include "binary_origins.hpp"
 
 #include "cache_files.hpp"
-#include "runtime.hpp"
 
 #include <cstdio>
 #include <sstream>
@@ -13,11 +12,11 @@ namespace {
 
 constexpr std::string_view Magic = "libsplit-binary-origin 1\n";
 
-std::string recordPath(std::string_view Binary) {
+std::string recordPath(const std::string &CacheDir, std::string_view Binary) {
   char Name[64];
   std::snprintf(Name, sizeof(Name), "/%016llx-%zu.origin",
                 static_cast<unsigned long long>(fnv1a(Fnv1aStart, Binary)), Binary.size());
-  return runtime().config().CacheDir + "/binaries" + Name;
+  return CacheDir + "/binaries" + Name;
 }
 
 // Magic, a line "binary-bytes source-bytes options-bytes", then the three, back to back.
@@ -51,27 +50,29 @@ std::optional<BinaryOrigin> decode(const std::string &Text, std::string_view Bin
 
 } // namespace
 
-void recordBinaryOrigin(const unsigned char *Binary, std::size_t Size, const BinaryOrigin &Origin) {
+void recordBinaryOrigin(const unsigned char *Binary, std::size_t Size, const BinaryOrigin &Origin,
+                        const std::string &CacheDir, config::Logger &Log) {
   if (!Binary || Size == 0 || Origin.Source.find("#include") != std::string::npos)
     return;
   const std::string_view Bytes(reinterpret_cast<const char *>(Binary), Size);
-  const std::string Path = recordPath(Bytes);
+  const std::string Path = recordPath(CacheDir, Bytes);
   std::string Existing;
   if (readFile(Path, Existing) && decode(Existing, Bytes))
     return;
-  makeDirectories(runtime().config().CacheDir + "/binaries");
+  makeDirectories(CacheDir + "/binaries");
   if (!writeFileAtomically(Path, encode(Bytes, Origin)))
-    runtime().log().once("binary-origin-write", config::LogLevel::Info,
-                         "cannot record a program binary's source in ", Path,
-                         ": a program created from it will run unsplit");
+    Log.once("binary-origin-write", config::LogLevel::Info,
+             "cannot record a program binary's source in ", Path,
+             ": a program created from it will run unsplit");
 }
 
-std::optional<BinaryOrigin> findBinaryOrigin(const unsigned char *Binary, std::size_t Size) {
+std::optional<BinaryOrigin> findBinaryOrigin(const unsigned char *Binary, std::size_t Size,
+                                             const std::string &CacheDir) {
   if (!Binary || Size == 0)
     return std::nullopt;
   const std::string_view Bytes(reinterpret_cast<const char *>(Binary), Size);
   std::string Text;
-  if (!readFile(recordPath(Bytes), Text))
+  if (!readFile(recordPath(CacheDir, Bytes), Text))
     return std::nullopt;
   return decode(Text, Bytes);
 }

@@ -6,6 +6,8 @@
 // the same bytes, never a hash alone: a wrong match would run another program's kernels.
 #pragma once
 
+#include "config/log.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -17,9 +19,12 @@ struct BinaryOrigin {
   std::string Options; // the build options the binary was made with
 };
 
-// Records nothing for a source with #include: the files it names may differ by the time the
-// binary comes back (another working directory, an edited header).
-void recordBinaryOrigin(const unsigned char *Binary, std::size_t Size, const BinaryOrigin &Origin);
-std::optional<BinaryOrigin> findBinaryOrigin(const unsigned char *Binary, std::size_t Size);
+// The records live under CacheDir (LIBSPLIT_CACHE_DIR). Records nothing for a source with
+// #include: the files it names may differ by the time the binary comes back (another working
+// directory, an edited header); a record that cannot be written is logged once to Log.
+void recordBinaryOrigin(const unsigned char *Binary, std::size_t Size, const BinaryOrigin &Origin,
+                        const std::string &CacheDir, config::Logger &Log);
+std::optional<BinaryOrigin> findBinaryOrigin(const unsigned char *Binary, std::size_t Size,
+                                             const std::string &CacheDir);
 
 } // namespace libsplit

@@ -5,7 +5,6 @@
 #include "kernel.hpp"
 #include "launch.hpp"
 #include "quiet_wait.hpp"
-#include "runtime.hpp"
 
 #include "libsplit/balancer/split.hpp"
 
@@ -20,9 +19,8 @@ namespace libsplit {
 
 namespace {
 
-std::string realDeviceName(cl_device_id Device) {
+std::string realDeviceName(const RealApi &Real, cl_device_id Device) {
   size_t Size = 0;
-  const RealApi &Real = runtime().real();
   if (Real.clGetDeviceInfo(Device, CL_DEVICE_NAME, 0, nullptr, &Size) != CL_SUCCESS)
     return "?";
   std::string Name(Size, '\0');
@@ -32,16 +30,15 @@ std::string realDeviceName(cl_device_id Device) {
   return Name;
 }
 
-cl_platform_id realPlatformOf(cl_device_id Device) {
+cl_platform_id realPlatformOf(const RealApi &Real, cl_device_id Device) {
   cl_platform_id Platform = nullptr;
-  runtime().real().clGetDeviceInfo(Device, CL_DEVICE_PLATFORM, sizeof(Platform), &Platform,
-                                   nullptr);
+  Real.clGetDeviceInfo(Device, CL_DEVICE_PLATFORM, sizeof(Platform), &Platform, nullptr);
   return Platform;
 }
 
-std::string realPlatformName(cl_platform_id Platform) {
+std::string realPlatformName(const RealApi &Real, cl_platform_id Platform) {
   char Name[256] = {};
-  runtime().real().clGetPlatformInfo(Platform, CL_PLATFORM_NAME, sizeof(Name) - 1, Name, nullptr);
+  Real.clGetPlatformInfo(Platform, CL_PLATFORM_NAME, sizeof(Name) - 1, Name, nullptr);
   return Name;
 }
 
@@ -62,17 +59,15 @@ std::vector<cl_context_properties> realProperties(const cl_context_properties *P
 
 } // namespace
 
-Context::Context(std::vector<Device *> AppDevices, std::vector<cl_context_properties> Properties)
-    : AppDevices(std::move(AppDevices)), Properties(std::move(Properties)),
-      Memory(runtime().memoryServices()), Launch(runtime().launchServices()),
-      RealCalls(runtime().real()) {
+Context::Context(ContextServices &Services, std::vector<Device *> AppDevices,
+                 std::vector<cl_context_properties> Properties)
+    : AppDevices(std::move(AppDevices)), Properties(std::move(Properties)), Services(Services) {
   initHandle(*this, HandleMagic::Context);
 }
 
 cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Callback,
                            void *UserData) {
-  Runtime &RT = runtime();
-  const RealApi &Real = RealCalls;
+  const RealApi &Real = Services.Real;
 
   // Execution devices: the app's own first (so [0] is the primary), then the split devices.
   struct Wanted {
@@ -81,24 +76,23 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     bool Splits;
   };
   std::vector<Wanted> Devices;
-  const auto &Split = RT.splitDevices();
+  // None where nothing splits (LIBSPLIT_DISABLE, no loader): the app's devices alone.
+  const std::vector<cl_device_id> &Split = Services.SplitDevices;
   for (Device *D : AppDevices) {
-    const bool Splits =
-        RT.splitting() && std::find(Split.begin(), Split.end(), D->real()) != Split.end();
+    const bool Splits = std::find(Split.begin(), Split.end(), D->real()) != Split.end();
     Devices.push_back({D->real(), D, Splits});
   }
-  if (RT.splitting())
-    for (cl_device_id D : Split)
-      if (std::none_of(Devices.begin(), Devices.end(),
-                       [&](const Wanted &W) { return W.Real == D; })) {
-        cl_device_id Root = D;
-        cl_device_id Parent = nullptr;
-        if (Real.clGetDeviceInfo(D, CL_DEVICE_PARENT_DEVICE, sizeof(Parent), &Parent, nullptr) ==
-                CL_SUCCESS &&
-            Parent)
-          Root = Parent;
-        Devices.push_back({D, RT.findRootDevice(Root), true});
-      }
+  for (cl_device_id D : Split)
+    if (std::none_of(Devices.begin(), Devices.end(),
+                     [&](const Wanted &W) { return W.Real == D; })) {
+      cl_device_id Root = D;
+      cl_device_id Parent = nullptr;
+      if (Real.clGetDeviceInfo(D, CL_DEVICE_PARENT_DEVICE, sizeof(Parent), &Parent, nullptr) ==
+              CL_SUCCESS &&
+          Parent)
+        Root = Parent;
+      Devices.push_back({D, findRootDevice(Services.Platforms, Root), true});
+    }
 
   // The app's devices get a real context now, with the app's own properties, so that invalid
   // properties fail exactly as they would natively; the split devices beyond them get theirs
@@ -121,7 +115,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   // The devices' own kernel times feed the balancer, the trace, the timeline and the summary;
   // nothing else needs them, and a profiling queue nearly doubled what each launch with an event
   // costs NVIDIA's driver.
-  const config::Config &Settings = RT.config();
+  const config::Config &Settings = Services.Launch.Settings;
   const auto Splitting =
       std::count_if(Devices.begin(), Devices.end(), [](const Wanted &W) { return W.Splits; });
   RealQueueProperties =
@@ -131,7 +125,8 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   for (const Wanted &W : Devices) {
     auto Exec = std::make_unique<ExecDevice>();
     Exec->Index = this->Exec.size();
-    Exec->Name = realDeviceName(W.Real);
+    Exec->Owner = this;
+    Exec->Name = realDeviceName(Real, W.Real);
     Exec->Model = Exec->Name;
     Exec->Real = W.Real;
     Exec->Visible = W.Visible;
@@ -151,7 +146,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     Real.clGetDeviceInfo(W.Real, CL_DEVICE_VERSION, sizeof(Version) - 1, Version, nullptr);
     std::sscanf(Version, "OpenCL %u.%u", &Major, &Minor);
     Exec->Version = 10 * Major + Minor;
-    Exec->KernelEnqueueLock = &RT.kernelEnqueueLock(W.Real);
+    Exec->KernelEnqueueLock = &Services.EnqueueLocks.of(W.Real);
     if (std::find(AppIds.begin(), AppIds.end(), W.Real) != AppIds.end()) {
       Exec->RealContext = AppContext;
       Exec->RealQueue = Real.clCreateCommandQueue(AppContext, W.Real, RealQueueProperties, &Error);
@@ -183,7 +178,8 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   // Opening a device costs about what opening the app's did, at the start and again at the
   // end (its context's release): a run shorter than a few times that never pays for it. Modes
   // that split every launch (tests, fixed shares) need the devices from the first launch.
-  const bool SplitsEveryLaunch = !RT.planner().decidesFromCosts();
+  LaunchPlanner &Planner = Services.Launch.Planner;
+  const bool SplitsEveryLaunch = !Planner.decidesFromCosts();
   const bool AllOpen = std::all_of(SplitExec.begin(), SplitExec.end(), [](const ExecDevice *E) {
     return E->Ready.load(std::memory_order_relaxed);
   });
@@ -197,17 +193,19 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   // app's platform is made on the thread of the launch that opens it, with nothing running,
   // unless the platform is NVIDIA's.
   OpenInBackground = std::none_of(SplitExec.begin(), SplitExec.end(), [&](const ExecDevice *E) {
-    return !E->Ready.load(std::memory_order_relaxed) && realPlatformOf(E->Real) == AppPlatform &&
-           realPlatformName(AppPlatform).find("NVIDIA") == std::string::npos;
+    return !E->Ready.load(std::memory_order_relaxed) &&
+           realPlatformOf(Real, E->Real) == AppPlatform &&
+           realPlatformName(Real, AppPlatform).find("NVIDIA") == std::string::npos;
   });
   const bool OpenNow = AllOpen || SplitsEveryLaunch ||
                        Settings.Chunk == config::ChunkPolicy::Always ||
                        Settings.Open.What == config::OpenPolicy::When::Now;
-  RT.log().debug(config::DebugCategory::Split, "the app's context took ",
-                 support::formatFixed(CreateSeconds * 1e3, 1), " ms: split devices open ",
-                 OpenNow ? std::string("now")
-                         : "once the app has waited " + support::formatFixed(OpenAfterSeconds, 3) +
-                               " s for its device");
+  config::Logger &Log = Services.Launch.Log;
+  Log.debug(config::DebugCategory::Split, "the app's context took ",
+            support::formatFixed(CreateSeconds * 1e3, 1), " ms: split devices open ",
+            OpenNow ? std::string("now")
+                    : "once the app has waited " + support::formatFixed(OpenAfterSeconds, 3) +
+                          " s for its device");
   if (OpenNow) {
     OpeningStarted = true;
     openSplitDevices();
@@ -216,15 +214,15 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   // An earlier run of the app settled on splitting a kernel, or waited for its device long
   // enough: they open now, in the background where the platform allows (its program builds and
   // launches wait for them: awaitOpening).
-  startPlannerTuning(Launch, SplitExec);
-  const bool SavedSplit = RT.planner().savedSplitFrom(primary().Index);
-  const double SavedWait = RT.planner().savedWaitFrom(primary().Index);
+  startPlannerTuning(Services.Launch, SplitExec);
+  const bool SavedSplit = Planner.savedSplitFrom(primary().Index);
+  const double SavedWait = Planner.savedWaitFrom(primary().Index);
   if (Settings.Open.What == config::OpenPolicy::When::Auto && !SplitExec.empty() &&
       (SavedSplit || SavedWait >= OpenAfterSeconds)) {
-    RT.log().debug(config::DebugCategory::Split, "opening the split devices now: ",
-                   SavedSplit ? std::string("an earlier run settled on splitting")
-                              : "an earlier run waited " + support::formatFixed(SavedWait, 3) +
-                                    " s for its device");
+    Log.debug(config::DebugCategory::Split, "opening the split devices now: ",
+              SavedSplit ? std::string("an earlier run settled on splitting")
+                         : "an earlier run waited " + support::formatFixed(SavedWait, 3) +
+                               " s for its device");
     OpeningStarted = true;
     if (!OpenInBackground) {
       openSplitDevices();
@@ -253,16 +251,16 @@ void Context::awaitOpening() {
 void Context::noteWaited(std::int64_t Ns) {
   WaitedNs.fetch_add(Ns, std::memory_order_relaxed);
   if (!SplitExec.empty())
-    runtime().planner().noteWaited(primary().Index, waitedSeconds());
+    Services.Launch.Planner.noteWaited(primary().Index, waitedSeconds());
 }
 
 void Context::considerOpening(bool HoldingDataLock) {
   const double Waited = waitedSeconds();
   if (Waited < OpenAfterSeconds || OpeningStarted.exchange(true))
     return;
-  runtime().log().debug(config::DebugCategory::Split,
-                        "opening the split devices: the app has waited ",
-                        support::formatFixed(Waited, 3), " s for its device");
+  Services.Launch.Log.debug(config::DebugCategory::Split,
+                            "opening the split devices: the app has waited ",
+                            support::formatFixed(Waited, 3), " s for its device");
   if (!OpenInBackground) {
     // Nothing may run on the open devices meanwhile: no command that touches buffers (they
     // hold the data lock), no kernel (each enqueue holds its device's lock), nothing queued.
@@ -282,8 +280,8 @@ void Context::considerOpening(bool HoldingDataLock) {
 }
 
 bool Context::chunksWhileOpening() const {
-  Runtime &RT = runtime();
-  return RT.config().Chunk == config::ChunkPolicy::Auto && RT.planner().decidesFromCosts() &&
+  const LaunchServices &Launch = Services.Launch;
+  return Launch.Settings.Chunk == config::ChunkPolicy::Auto && Launch.Planner.decidesFromCosts() &&
          SplitExec.size() >= 2 && !shareCores(SplitExec) && OpenInBackground;
 }
 
@@ -291,32 +289,32 @@ bool Context::openForLongLaunch(double PredictedSeconds) {
   if (OpeningStarted.load(std::memory_order_relaxed))
     return true;
   if (!OpenInBackground || SplitExec.empty() || PredictedSeconds < OpenAfterSeconds ||
-      runtime().config().Open.What != config::OpenPolicy::When::Auto ||
+      Services.Launch.Settings.Open.What != config::OpenPolicy::When::Auto ||
       OpeningStarted.exchange(true))
     return OpeningStarted.load(std::memory_order_relaxed);
-  runtime().log().debug(config::DebugCategory::Split,
-                        "opening the split devices: a launch is predicted to take ",
-                        support::formatFixed(PredictedSeconds, 3), " s");
+  Services.Launch.Log.debug(config::DebugCategory::Split,
+                            "opening the split devices: a launch is predicted to take ",
+                            support::formatFixed(PredictedSeconds, 3), " s");
   openInBackground();
   return true;
 }
 
 void Context::openInBackground() {
-  runtime().backgroundStarted();
+  Services.Background.started();
   Opener = std::thread([this] {
     nameThisThread("libsplit-open");
     openSplitDevices();
-    runtime().backgroundDone();
+    Services.Background.done();
   });
 }
 
 void Context::openSplitDevices() {
-  Runtime &RT = runtime();
-  const RealApi &Real = RealCalls;
+  const RealApi &Real = Services.Real;
+  config::Logger &Log = Services.Launch.Log;
   std::map<cl_platform_id, std::vector<ExecDevice *>> ByPlatform;
   for (ExecDevice *E : SplitExec)
     if (!E->Ready.load(std::memory_order_acquire))
-      ByPlatform[realPlatformOf(E->Real)].push_back(E);
+      ByPlatform[realPlatformOf(Real, E->Real)].push_back(E);
   for (auto &[Platform, Closed] : ByPlatform) {
     std::vector<cl_device_id> Ids;
     for (const ExecDevice *E : Closed)
@@ -327,8 +325,8 @@ void Context::openSplitDevices() {
     cl_context RealContext = Real.clCreateContext(Props, static_cast<cl_uint>(Ids.size()),
                                                   Ids.data(), nullptr, nullptr, &Error);
     if (!RealContext) {
-      RT.log().warn("cannot create a context on platform of " + Closed.front()->Name + " (error " +
-                    std::to_string(Error) + "); its devices are not used");
+      Log.warn("cannot create a context on platform of " + Closed.front()->Name + " (error " +
+               std::to_string(Error) + "); its devices are not used");
       continue;
     }
     OpenedContexts.push_back(RealContext);
@@ -336,8 +334,8 @@ void Context::openSplitDevices() {
       E->RealContext = RealContext;
       E->RealQueue = Real.clCreateCommandQueue(RealContext, E->Real, RealQueueProperties, &Error);
       if (!E->RealQueue) {
-        RT.log().warn("cannot create a queue on " + E->Name + " (error " + std::to_string(Error) +
-                      "); it is not used");
+        Log.warn("cannot create a queue on " + E->Name + " (error " + std::to_string(Error) +
+                 "); it is not used");
         continue;
       }
       E->Worker = std::make_unique<DeviceWorker>();
@@ -412,16 +410,16 @@ void Context::refreshHostMemory() {
     B->absorbHostChanges();
     const RangeSet Brought = B->missingOnHost(Whole);
     if (cl_int Error = B->fetchToHost(Whole); Error != CL_SUCCESS)
-      runtime().log().warn("could not bring a CL_MEM_USE_HOST_PTR buffer's data to the app's "
-                           "memory (error ",
-                           Error, ")");
+      Services.Launch.Log.warn("could not bring a CL_MEM_USE_HOST_PTR buffer's data to the app's "
+                               "memory (error ",
+                               Error, ")");
     else
       B->snapshotHostMemory(&Brought);
   }
 }
 
 HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {
-  switch (runtime().config().Upload) {
+  switch (Services.Launch.Settings.Upload) {
   case config::UploadMode::AtWrite:
     return {&AppDevice, false};
   case config::UploadMode::AtLaunch:
@@ -450,14 +448,14 @@ HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {
   // split would move more than that): it then needs everything there, as natively. A write
   // straight from the app's memory goes there alone (Buffer::write); bytes libsplit holds on the
   // host also go to the other devices' expected parts at the call.
-  if (runtime().planner().guarding())
+  if (Services.Launch.Planner.guarding())
     return {&AppDevice, true};
   return {nullptr, true};
 }
 
 std::vector<double> Context::firstSplitWeights(const ExecDevice &AppDevice) {
   const std::vector<ExecDevice *> Split = splitDevices();
-  if (runtime().config().FirstSplit != config::FirstSplitMode::ByType)
+  if (Services.Launch.Settings.FirstSplit != config::FirstSplitMode::ByType)
     return std::vector<double>(Split.size(), 1.0);
   std::vector<unsigned long> Kinds;
   for (const ExecDevice *D : Split)
@@ -470,7 +468,7 @@ Context::~Context() {
     Opener.join();
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend(); ++It)
     It->first(this, It->second);
-  const RealApi &Real = RealCalls;
+  const RealApi &Real = Services.Real;
   for (auto &E : Exec) {
     E->Worker.reset(); // finish and join before the queue goes away
     if (E->RealQueue)
@@ -514,15 +512,16 @@ cl_int awaitStatus(const RealApi &Api, cl_event Done) {
 
 } // namespace
 
-cl_int awaitEnd(cl_event Done) {
-  const RealApi &Api = runtime().real();
+cl_int awaitEnd(const ExecDevice &Device, cl_event Done) {
+  const RealApi &Api = Device.Owner->real();
   const cl_int Error = awaitStatus(Api, Done);
   Api.clReleaseEvent(Done);
   return Error;
 }
 
-cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued, RealTimes *Times) {
-  const RealApi &Api = runtime().real();
+cl_int awaitKernel(const ExecDevice &Device, cl_event Done, double &Seconds, double *SinceQueued,
+                   RealTimes *Times) {
+  const RealApi &Api = Device.Owner->real();
   const cl_int Error = awaitStatus(Api, Done);
   cl_ulong Queued = 0, Start = 0, End = 0;
   auto stamp = [&](cl_profiling_info Which, cl_ulong &Out) {
@@ -542,31 +541,33 @@ cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued, RealTime
   return Error;
 }
 
-cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point Enqueued,
-                      const std::string &Track, const std::string &Name, double &Seconds,
-                      const std::optional<Timeline::Call> &Called, RealTimes *Times) {
+cl_int awaitPipelined(const ExecDevice &Device, cl_event Running,
+                      std::chrono::steady_clock::time_point Enqueued, const std::string &Name,
+                      double &Seconds, const std::optional<Timeline::Call> &Called,
+                      RealTimes *Times) {
   using Clock = std::chrono::steady_clock;
   auto host = [](double S) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(S));
   };
   double Waited = 0.0;
-  const cl_int Error = awaitKernel(Running, Seconds, &Waited, Times);
+  const cl_int Error = awaitKernel(Device, Running, Seconds, &Waited, Times);
   const auto Began = Enqueued + host(Waited);
-  runtime().timeline().span(Track, Name, Began, Began + host(Seconds), Called);
+  Device.Owner->launchServices().Spans.span(Device.Name, Name, Began, Began + host(Seconds),
+                                            Called);
   return Error;
 }
 
 cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done) {
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Device.Owner->real();
   cl_int Error = CL_SUCCESS;
   const bool RunsHere = Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) == 1;
   const auto Start =
       RunsHere ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   {
     // The driver's own time for it: its first launch of a kernel loads (or compiles) its code.
-    Timeline &Spans = runtime().timeline();
+    Timeline &Spans = Device.Owner->launchServices().Spans;
     const std::optional<ScopedSpan> Shown =
         Spans.enabled()
             ? std::make_optional<ScopedSpan>(Spans, callingThreadTrack(), "real enqueue")
@@ -599,10 +600,10 @@ bool shareCores(const std::vector<ExecDevice *> &Devices) {
                        [](const ExecDevice *D) { return (D->Type & CL_DEVICE_TYPE_CPU) != 0; }) > 1;
 }
 
-void awaitRealQueue(ExecDevice &Device) { runtime().real().clFinish(Device.RealQueue); }
+void awaitRealQueue(ExecDevice &Device) { Device.Owner->real().clFinish(Device.RealQueue); }
 
 void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly) {
-  const RealApi &Real = runtime().real();
+  const RealApi &Real = Device.Owner->real();
   cl_event Marker = nullptr;
   if (Real.clEnqueueMarkerWithWaitList(Device.RealQueue, 0, nullptr, &Marker) != CL_SUCCESS ||
       !Marker) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "buffer_home.hpp"
+#include "context_services.hpp"
 #include "exec_device.hpp"
 #include "handles.hpp"
 #include "host_upload.hpp"
@@ -29,32 +30,33 @@ class Buffer;
 struct KernelArg;
 
 // The real clEnqueueNDRangeKernel of a device's job (no wait list), under the device's
-// kernelEnqueueLock; learns from Done whether the device's enqueue runs the kernel: three kernels
+// KernelEnqueueLock; learns from Done whether the device's enqueue runs the kernel: three kernels
 // in a row complete when it returns make it one, any other answer one whose does not. Done may
 // be null (no event: nothing learnt).
 cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done);
 
-// Waits for a real command's event and releases it; returns the status it ended with.
-cl_int awaitEnd(cl_event Done);
+// Waits for a real command's event on Device and releases it; returns the status it ended with.
+cl_int awaitEnd(const ExecDevice &Device, cl_event Done);
 
 // A real command's profiling times, in the device's clock (zero where unknown).
 struct RealTimes {
   cl_ulong Queued = 0, Start = 0, End = 0;
 };
 
-// Waits for a real kernel's event, releases it, and returns its profiled duration in Seconds;
-// SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if unknown);
-// Times, when given, its profiling times.
-cl_int awaitKernel(cl_event Done, double &Seconds, double *SinceQueued = nullptr,
-                   RealTimes *Times = nullptr);
-// A kernel left running, enqueued at Enqueued: waits for it, shows it on the timeline (Track,
-// Name, an arrow from the app's call Called) from its own profiling (the wait may end long after
-// the kernel did: the next command ran first), and returns its duration in Seconds.
-cl_int awaitPipelined(cl_event Running, std::chrono::steady_clock::time_point Enqueued,
-                      const std::string &Track, const std::string &Name, double &Seconds,
-                      const std::optional<Timeline::Call> &Called = std::nullopt,
+// Waits for a real kernel's event on Device, releases it, and returns its profiled duration in
+// Seconds; SinceQueued, when given, gets the seconds from its enqueueing to its start (0 if
+// unknown); Times, when given, its profiling times.
+cl_int awaitKernel(const ExecDevice &Device, cl_event Done, double &Seconds,
+                   double *SinceQueued = nullptr, RealTimes *Times = nullptr);
+// A kernel left running on Device, enqueued at Enqueued: waits for it, shows it on the timeline
+// (the device's track, Name, an arrow from the app's call Called) from its own profiling (the
+// wait may end long after the kernel did: the next command ran first), and returns its duration
+// in Seconds.
+cl_int awaitPipelined(const ExecDevice &Device, cl_event Running,
+                      std::chrono::steady_clock::time_point Enqueued, const std::string &Name,
+                      double &Seconds, const std::optional<Timeline::Call> &Called = std::nullopt,
                       RealTimes *Times = nullptr);
 
 // Whether the devices share cores: two CPU devices or more (PoCL's basic and pthread, or
@@ -73,7 +75,8 @@ class Context final : public _cl_context, public RefCounted<Context>, public Buf
 public:
   using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
 
-  Context(std::vector<Device *> AppDevices, std::vector<cl_context_properties> Properties);
+  Context(ContextServices &Services, std::vector<Device *> AppDevices,
+          std::vector<cl_context_properties> Properties);
   ~Context();
 
   // Creates the real contexts, queues and workers. Returns the real implementation's error for
@@ -130,11 +133,13 @@ public:
   // The first split's weights per splitting device (splitDevices() order), for an app on
   // AppDevice: the balancer's first guess when it has no saved tuning.
   std::vector<double> firstSplitWeights(const ExecDevice &AppDevice) override;
-  MemoryServices &services() override { return Memory; }
+  MemoryServices &services() override { return Services.Memory; }
   // What its launches use (launch/launch_services.hpp).
-  LaunchServices &launchServices() const { return Launch; }
+  LaunchServices &launchServices() const { return Services.Launch; }
   // The real OpenCL implementation, for its objects (programs, kernels, queues, events).
-  const RealApi &real() const { return RealCalls; }
+  const RealApi &real() const { return Services.Real; }
+  // Everything it and its objects use of the rest of libsplit, the above included.
+  ContextServices &contextServices() const { return Services; }
   Context *appContext() override { return this; }
 
   // Commands of all queues of this context that touch buffers run under this lock, so buffer
@@ -170,9 +175,7 @@ private:
 
   std::vector<Device *> AppDevices;
   std::vector<cl_context_properties> Properties;     // as the app gave them, for queries
-  MemoryServices &Memory;                            // the runtime's, for its buffers
-  LaunchServices &Launch;                            // the runtime's, for its launches
-  const RealApi &RealCalls;                          // the runtime's
+  ContextServices &Services;                         // the runtime's, shared by every context
   std::map<cl_platform_id, cl_context> RealContexts; // the app's devices'
   std::vector<cl_context> OpenedContexts;            // the split devices' beyond them
   std::vector<std::unique_ptr<ExecDevice>> Exec;     // [0] is the app's first device

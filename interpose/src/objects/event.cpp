@@ -2,8 +2,6 @@
 #include "context.hpp"
 #include "device_clock.hpp"
 
-#include "runtime.hpp"
-
 #include <ctime>
 #include <string>
 
@@ -55,8 +53,9 @@ void Event::setStatus(cl_int NewStatus) {
     if (Status <= CL_COMPLETE || NewStatus >= Status)
       return; // finished already, or not a step forward
     Status = NewStatus;
-    runtime().log().debug(config::DebugCategory::Events, "event ", static_cast<const void *>(this),
-                          " (command type ", Type, "): ", statusName(NewStatus));
+    Owner->launchServices().Log.debug(config::DebugCategory::Events, "event ",
+                                      static_cast<const void *>(this), " (command type ", Type,
+                                      "): ", statusName(NewStatus));
     // A callback registered for state S runs once the event reaches S or beyond; an error
     // status counts as complete.
     for (auto It = Callbacks.begin(); It != Callbacks.end();) {

@@ -17,9 +17,13 @@
 
 namespace libsplit {
 
+class Context;
 class Device;
 
 struct ExecDevice {
+  // The context it runs for: its real API and timeline, for the real calls on its queue (null in
+  // unit tests, which make no real call).
+  Context *Owner = nullptr;
   std::size_t Index = 0;
   std::string Name;  // told apart by a number where devices share a model ("... #2")
   std::string Model; // the device's own name: two of one model share it
@@ -40,7 +44,7 @@ struct ExecDevice {
   // (learnKernelEnqueue); read by any thread.
   std::atomic<int> KernelRunsInEnqueue{-1};
   int CompleteWhenQueued = 0; // kernels seen complete as their enqueue returned; jobs only
-  std::mutex *KernelEnqueueLock = nullptr; // Runtime::kernelEnqueueLock of Real
+  std::mutex *KernelEnqueueLock = nullptr; // KernelEnqueueLocks::of(Real), shared by contexts
   // Its real context, queue and worker exist (the app's devices from the start, the others once
   // the context opens them): nothing else of a device that is not ready may be touched.
   std::atomic<bool> Ready{false};

@@ -1,7 +1,6 @@
 #include "kernel.hpp"
 
 #include "diff_merge.hpp"
-#include "runtime.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -12,8 +11,8 @@ Kernel::Kernel(std::shared_ptr<Program> Owner, std::string Name, cl_kernel Valid
     : Owner(std::move(Owner)), Name(std::move(Name)), Validation(Validation) {
   initHandle(*this, HandleMagic::Kernel);
   cl_uint Count = 0;
-  this->Owner->context().real().clGetKernelInfo(Validation, CL_KERNEL_NUM_ARGS, sizeof(Count), &Count,
-                                          nullptr);
+  this->Owner->context().real().clGetKernelInfo(Validation, CL_KERNEL_NUM_ARGS, sizeof(Count),
+                                                &Count, nullptr);
   Args.resize(Count);
   ++this->Owner->KernelCount;
 }
@@ -76,7 +75,7 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   if (Value && Size == sizeof(cl_mem)) {
     cl_mem Candidate;
     std::memcpy(&Candidate, Value, sizeof(Candidate));
-    if (runtime().liveMemory().contains(Candidate))
+    if (Owner->context().contextServices().Memory.Live.contains(Candidate))
       Mem = asBuffer(Candidate);
   }
   if (Mem) {
@@ -108,7 +107,8 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
       if (Size == sizeof(void *)) {
         const void *Candidate = nullptr;
         std::memcpy(&Candidate, Value, sizeof(Candidate));
-        Arg.AppDeviceObject = runtime().deviceObjectContext(Candidate) != nullptr;
+        Arg.AppDeviceObject =
+            Owner->context().contextServices().AppDeviceObjects.contextOf(Candidate) != nullptr;
       }
     }
   }
@@ -250,9 +250,9 @@ cl_ulong Kernel::splitLocalBytes(ExecDevice &Device) {
   return Bytes;
 }
 
-cl_int Kernel::setSliceArgs(cl_kernel Real, cl_uint First, cl_uint Dim, cl_ulong Groups,
-                            cl_ulong Origin) {
-  const RealApi &Api = runtime().real();
+cl_int Kernel::setSliceArgs(const ExecDevice &Device, cl_kernel Real, cl_uint First, cl_uint Dim,
+                            cl_ulong Groups, cl_ulong Origin) {
+  const RealApi &Api = Device.Owner->real();
   cl_int Error = CL_SUCCESS;
   if ((Error = Api.clSetKernelArg(Real, First, sizeof(Dim), &Dim)) ||
       (Error = Api.clSetKernelArg(Real, First + 1, sizeof(Groups), &Groups)) ||
@@ -350,7 +350,8 @@ std::shared_ptr<GuardSlot> Kernel::splitGuard(std::size_t AppDevice) {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::shared_ptr<GuardSlot> &Slot = Guards[AppDevice];
   if (!Slot)
-    Slot = runtime().planner().guardFor(Name + "@" + Owner->sourceKey(), AppDevice);
+    Slot = Owner->context().launchServices().Planner.guardFor(Name + "@" + Owner->sourceKey(),
+                                                              AppDevice);
   return Slot;
 }
 

@@ -66,10 +66,11 @@ public:
   // (CL_KERNEL_LOCAL_MEM_SIZE; an implementation may count __local arguments set on it too);
   // 0 where unknown.
   cl_ulong splitLocalBytes(ExecDevice &Device);
-  // Sets the three arguments a partition-ready kernel Real takes after the app's (from index
-  // First): the split dimension, the NDRange's work-group count along it, and its offset there.
-  static cl_int setSliceArgs(cl_kernel Real, cl_uint First, cl_uint Dim, cl_ulong Groups,
-                             cl_ulong Origin);
+  // Sets the three arguments a partition-ready kernel Real of Device takes after the app's (from
+  // index First): the split dimension, the NDRange's work-group count along it, and its offset
+  // there.
+  static cl_int setSliceArgs(const ExecDevice &Device, cl_kernel Real, cl_uint First, cl_uint Dim,
+                             cl_ulong Groups, cl_ulong Origin);
 
   // The size of the scalars pointer argument Index points to, from the argument's type name
   // (clGetKernelArgInfo) on the app's kernel or else on Other (a partition-ready kernel, built

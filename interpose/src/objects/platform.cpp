@@ -1,7 +1,5 @@
 #include "platform.hpp"
 
-#include "runtime.hpp"
-
 namespace libsplit {
 
 namespace {
@@ -27,18 +25,6 @@ std::string stringInfo(const RealApi &Real, cl_device_id Device, cl_device_info 
 
 Platform::Platform(cl_platform_id Real) : Real(Real) { initHandle(*this, HandleMagic::Platform); }
 
-std::string Platform::name() const {
-  size_t Size = 0;
-  const RealApi &Api = runtime().real();
-  if (Api.clGetPlatformInfo(Real, CL_PLATFORM_NAME, 0, nullptr, &Size) != CL_SUCCESS)
-    return {};
-  std::string Text(Size, '\0');
-  Api.clGetPlatformInfo(Real, CL_PLATFORM_NAME, Size, Text.data(), nullptr);
-  while (!Text.empty() && Text.back() == '\0')
-    Text.pop_back();
-  return Text;
-}
-
 Device::Device(const RealApi &Api, Platform &Owner, cl_device_id Real, Device *Parent)
     : Owner(Owner), Real(Real), Parent(Parent) {
   initHandle(*this, HandleMagic::Device);
@@ -54,6 +40,14 @@ Device::Device(const RealApi &Api, Platform &Owner, cl_device_id Real, Device *P
   MemBaseAddrAlignBits = deviceInfo<cl_uint>(Api, Real, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
   ComputeUnits = deviceInfo<cl_uint>(Api, Real, CL_DEVICE_MAX_COMPUTE_UNITS);
   HasDouble = deviceInfo<cl_device_fp_config>(Api, Real, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+}
+
+Device *findRootDevice(const std::vector<std::unique_ptr<Platform>> &Platforms, cl_device_id Real) {
+  for (const auto &P : Platforms)
+    for (Device *D : P->Devices)
+      if (D->real() == Real)
+        return D;
+  return nullptr;
 }
 
 Platform *asPlatform(cl_platform_id Handle) {

@@ -6,6 +6,7 @@
 #include "handles.hpp"
 #include "real_api.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,6 @@ class Platform : public _cl_platform_id {
 public:
   explicit Platform(cl_platform_id Real);
   cl_platform_id real() const { return Real; }
-  std::string name() const;
   std::vector<Device *> Devices; // root devices, in the real order
 
 private:
@@ -49,6 +49,9 @@ private:
   cl_device_id Real;
   Device *Parent;
 };
+
+// The root device of Platforms whose real device is Real, else null.
+Device *findRootDevice(const std::vector<std::unique_ptr<Platform>> &Platforms, cl_device_id Real);
 
 Platform *asPlatform(cl_platform_id Handle);
 Device *asDevice(cl_device_id Handle);

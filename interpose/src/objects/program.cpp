@@ -1,8 +1,6 @@
 #include "program.hpp"
 #include "thread_name.hpp"
 
-#include "runtime.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <utility>
@@ -41,7 +39,8 @@ void Program::joinLaterBuild() {
 cl_int Program::build(const std::vector<cl_device_id> &RealDevices, const char *Options) {
   const RealApi &Real = Owner->real();
   const auto Start = std::chrono::steady_clock::now();
-  const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(), "build (the app's program)");
+  const ScopedSpan Shown(Owner->launchServices().Spans, callingThreadTrack(),
+                         "build (the app's program)");
   const cl_int Result = Real.clBuildProgram(OriginalReal, static_cast<cl_uint>(RealDevices.size()),
                                             RealDevices.empty() ? nullptr : RealDevices.data(),
                                             Options, nullptr, nullptr);
@@ -82,7 +81,7 @@ namespace {
 // static balancers, a uniform first split).
 std::set<cl_device_type> typesWorkingFirst(Context &Owner) {
   std::set<cl_device_type> Types;
-  const config::Config &Settings = runtime().config();
+  const config::Config &Settings = Owner.launchServices().Settings;
   if (Settings.FirstSplit != config::FirstSplitMode::ByType ||
       Settings.Balancer == config::BalancerKind::Uniform ||
       Settings.Balancer == config::BalancerKind::Static)
@@ -103,10 +102,10 @@ byRealContext(const std::vector<ExecDevice *> &Devices) {
   return Grouped;
 }
 
-void warnBuildFailure(std::size_t Failed, std::size_t Devices, cl_int Error,
+void warnBuildFailure(config::Logger &To, std::size_t Failed, std::size_t Devices, cl_int Error,
                       const std::string &Log) {
-  runtime().log().warn("the partition-ready program does not build on ", Failed, " of ", Devices,
-                       " devices (error ", Error, "); they are left out of its kernels\n", Log);
+  To.warn("the partition-ready program does not build on ", Failed, " of ", Devices,
+          " devices (error ", Error, "); they are left out of its kernels\n", Log);
 }
 
 } // namespace
@@ -121,7 +120,7 @@ void Program::buildOn(cl_context RealContext, const std::vector<cl_device_id> &I
     // With argument information: the merge of a split's writes reads the element types there.
     const std::string WithArgInfo = Options + " -cl-kernel-arg-info";
     if (P) {
-      const ScopedSpan Shown(runtime().timeline(), callingThreadTrack(),
+      const ScopedSpan Shown(Owner->launchServices().Spans, callingThreadTrack(),
                              "build (partition-ready program)");
       Error = Real.clBuildProgram(P, static_cast<cl_uint>(For.size()), For.data(),
                                   WithArgInfo.c_str(), nullptr, nullptr);
@@ -144,7 +143,7 @@ void Program::buildOn(cl_context RealContext, const std::vector<cl_device_id> &I
   };
   const auto Start = std::chrono::steady_clock::now();
   cl_program Shared = build(Ids);
-  runtime().log().debug(
+  Owner->launchServices().Log.debug(
       config::DebugCategory::Compile, "partition-ready program built for ", Ids.size(),
       " device(s) of one platform in ",
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count(),
@@ -166,8 +165,8 @@ void Program::buildOn(cl_context RealContext, const std::vector<cl_device_id> &I
 }
 
 void Program::buildSplitVariant(const std::string &Options) {
-  Runtime &RT = runtime();
-  const RealApi &Real = RT.real();
+  const RealApi &Real = Owner->real();
+  LaunchServices &Services = Owner->launchServices();
   // Whatever it ends with, the kernels' cached facts are to be asked again.
   struct NewFacts {
     std::atomic<std::uint64_t> &Generation;
@@ -196,11 +195,11 @@ void Program::buildSplitVariant(const std::string &Options) {
     return unavailable("the program was not created from source (a binary libsplit did not "
                        "record, IL, or clCompileProgram/clLinkProgram)");
   CompiledProgram Result = [&] {
-    const ScopedSpan Shown(RT.timeline(), callingThreadTrack(), "libsplit-cc");
-    return compileForSplitting(Sources, Options, RT.config(), RT.log());
+    const ScopedSpan Shown(Services.Spans, callingThreadTrack(), "libsplit-cc");
+    return compileForSplitting(Sources, Options, Services.Settings, Services.Log);
   }();
   if (!Result.Ok) {
-    RT.log().warn("program's kernels run unsplit: ", Result.Error);
+    Services.Log.warn("program's kernels run unsplit: ", Result.Error);
     return unavailable(Result.Error);
   }
   {
@@ -219,7 +218,7 @@ void Program::buildSplitVariant(const std::string &Options) {
   // their build.
   Owner->awaitOpening();
   const bool WholeFirst =
-      !Owner->splitDevicesOpen() || (RT.planner().decidesFromCosts() && shareCores(Devices));
+      !Owner->splitDevicesOpen() || (Services.Planner.decidesFromCosts() && shareCores(Devices));
   const std::set<cl_device_type> WorkFirst = typesWorkingFirst(*Owner);
   std::map<cl_context, bool> Needed;
   if (!WholeFirst)
@@ -240,7 +239,7 @@ void Program::buildSplitVariant(const std::string &Options) {
     buildOn(RealContext, Ids, Options, FirstError, FirstLog);
   std::lock_guard<std::mutex> Lock(Mutex);
   if (FirstError != CL_SUCCESS)
-    warnBuildFailure(Now.size() - SplitReal.size(), Now.size(), FirstError, FirstLog);
+    warnBuildFailure(Services.Log, Now.size() - SplitReal.size(), Now.size(), FirstError, FirstLog);
   if (SplitReal.size() + Later.size() < 2) {
     SplitUnavailable = "the partition-ready program builds on fewer than two devices";
     for (cl_program P : Built)
@@ -263,7 +262,7 @@ void Program::buildSplitVariant(const std::string &Options) {
 }
 
 void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string &Options) {
-  runtime().backgroundStarted();
+  Owner->contextServices().Background.started();
   LaterBuild = std::thread([this, Later = std::move(Later), Options] {
     nameThisThread("libsplit-build");
     nameCallingThreadTrack("libsplit build " + std::to_string(::syscall(SYS_gettid)));
@@ -296,7 +295,8 @@ void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string
       for (const ExecDevice *D : Later)
         Made += SplitReal.count(D->Real);
       if (Error != CL_SUCCESS)
-        warnBuildFailure(Later.size() - Made, Later.size(), Error, Log);
+        warnBuildFailure(Owner->launchServices().Log, Later.size() - Made, Later.size(), Error,
+                         Log);
       Pending.clear();
       // Kernels may hold programs of Built already: they are released with the program.
       if (SplitReal.size() < 2) {
@@ -305,7 +305,7 @@ void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string
       }
       ++FactsGeneration;
     }
-    runtime().backgroundDone();
+    Owner->contextServices().Background.done();
   });
 }
 

@@ -3,7 +3,6 @@
 
 #include "context.hpp"
 #include "quiet_wait.hpp"
-#include "runtime.hpp"
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@ Queue::Queue(std::shared_ptr<Context> Owner, Device &AppDevice, ExecDevice &Exec
       AppProperties(std::move(AppProperties)), State(std::make_shared<Executor>()) {
   initHandle(*this, HandleMagic::Queue);
   State->Real = &this->Owner->real();
+  State->Spans = &this->Owner->launchServices().Spans;
   State->OutOfOrder = (Properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
   Thread = std::thread(run, State);
 }
@@ -385,9 +385,9 @@ const char *bodyName(cl_command_type Type) {
 }
 } // namespace
 
-cl_int Queue::execute(Command &Next) {
+cl_int Queue::execute(Executor &State, Command &Next) {
   Event &Done = *Next.Done;
-  const ScopedSpan Shown(runtime().timeline(), bodyName(Done.type()));
+  const ScopedSpan Shown(*State.Spans, bodyName(Done.type()));
   if (Done.profiled())
     Done.stamp(CL_PROFILING_COMMAND_SUBMIT, hostNanoseconds());
   Done.setStatus(CL_SUBMITTED);
@@ -438,7 +438,7 @@ void Queue::finishOldest(Executor &State, RunWait How) {
     Oldest = std::move(State.Later.front());
     State.Later.pop_front();
   }
-  const ScopedSpan Shown(runtime().timeline(), "complete");
+  const ScopedSpan Shown(*State.Spans, "complete");
   const cl_int Result = Oldest.Finish ? Oldest.Finish() : CL_SUCCESS;
   if (!Oldest.Done)
     return; // run directly: nobody can ask how it ended
@@ -528,7 +528,7 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
   State.HandedQueue = nullptr;
   State.HandedUntracked = false;
   State.HandedPatient = false;
-  const cl_int Result = execute(Next);
+  const cl_int Result = execute(State, Next);
   Next.WaitFor.clear();
   Next.Body = nullptr;
   if (Result == FinishesLater && State.Handed) {

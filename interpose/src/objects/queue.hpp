@@ -144,8 +144,10 @@ private:
   // Shared with the executor thread, which may outlive the Queue object itself: the queue can
   // be destroyed on that very thread when its last command releases it.
   struct Executor {
-    // The context's real API (the process's, so it outlives the queue as the executor may).
+    // The context's real API and timeline (the process's, so they outlive the queue as the
+    // executor may).
     const RealApi *Real = nullptr;
+    Timeline *Spans = nullptr;
     std::mutex Mutex;
     std::condition_variable Wake;
     std::deque<Command> Commands;
@@ -256,7 +258,7 @@ private:
   static void complete(Event &Done, cl_int Result);
   // Out-of-order queues: the first command that may start now, if any (Mutex held).
   static std::optional<Command> takeReady(Executor &State);
-  static cl_int execute(Command &Next);
+  static cl_int execute(Executor &State, Command &Next);
 
   std::shared_ptr<Context> Owner;
   Device &AppDevice;

@@ -1,0 +1,78 @@
+// What a context and the objects under it (its execution devices, programs, kernels, queues and
+// events) use of the rest of libsplit, handed to the context at its creation rather than reached
+// through a global, as buffers (memory_services.hpp) and launches (launch_services.hpp) get
+// theirs: the process's runtime makes the one set every context shares.
+#pragma once
+
+#include "launch_services.hpp"
+#include "memory_services.hpp"
+#include "platform.hpp"
+#include "real_api.hpp"
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace libsplit {
+
+class Context;
+
+// Work left running in the background (split devices opening, partition-ready programs built for
+// devices that get no work at first): the process's exit waits for it, so that no vendor call is
+// still running while the vendors' libraries tear down.
+class BackgroundWork {
+public:
+  void started();
+  void done();
+  void awaitIdle();
+
+private:
+  std::mutex Mutex;
+  std::condition_variable Idle;
+  unsigned Running = 0;
+};
+
+// Held around each real kernel enqueue on a real device, whichever of libsplit's contexts it
+// comes from: PoCL 3.1's basic device runs the kernel inside the call, and two threads doing so
+// at once abort it (pocl_release_dlhandle_cache; api.two_contexts, about 1 run in 100).
+class KernelEnqueueLocks {
+public:
+  std::mutex &of(cl_device_id RealDevice);
+
+private:
+  std::mutex Mutex;
+  std::map<cl_device_id, std::mutex> Locks; // nodes never move: references stay valid
+};
+
+// Images and samplers live on the app's device only: the app holds the real objects, and this
+// says which libsplit context each belongs to (kept alive while they are, as a real object keeps
+// its real context).
+class DeviceObjects {
+public:
+  void add(const void *Object, std::shared_ptr<Context> Owner);
+  void remove(const void *Object);
+  // Null for any other handle.
+  std::shared_ptr<Context> contextOf(const void *Object);
+
+private:
+  std::mutex Mutex;
+  std::unordered_map<const void *, std::shared_ptr<Context>> Owners; // Mutex
+};
+
+struct ContextServices {
+  const RealApi &Real;    // the real OpenCL implementation
+  MemoryServices &Memory; // for its buffers
+  LaunchServices &Launch; // for its launches; and the controls, log, planner and timeline
+  // The devices a split may use (LIBSPLIT_DEVICES, LIBSPLIT_SUBDEVICES), as real ids: none where
+  // nothing splits. Their root devices, as the app sees them, are among the platforms'.
+  const std::vector<cl_device_id> &SplitDevices;
+  const std::vector<std::unique_ptr<Platform>> &Platforms;
+  BackgroundWork &Background;
+  KernelEnqueueLocks &EnqueueLocks;
+  DeviceObjects &AppDeviceObjects;
+};
+
+} // namespace libsplit
