@@ -6,8 +6,11 @@
 # preload alone), baseline (another build's library, BASELINE_LIB, default settings: an A/B on
 # one machine), first and second (default settings with the warm start on, as a user has it:
 # first starts with no saved tuning, second is the next run, from what first saved), nochunk
-# (default settings but LIBSPLIT_CHUNK=off: no launch runs in chunks). One CSV row per
-# run: app, arguments, configuration, the app's own timer, the process wall time, exit status.
+# (default settings but LIBSPLIT_CHUNK=off: no launch runs in chunks), forced (every launch that
+# can split does, on every device, opened at once: LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) and
+# baseline-forced (the same with BASELINE_LIB). One CSV row per run: app, arguments,
+# configuration, the app's own timer, the process wall time, exit status, and the bytes its
+# launches moved (every device's in and out, from libsplit's trace; empty for native).
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
 # LIST lines: app | arguments (blank lines and # comments skipped).
@@ -22,7 +25,8 @@ fi
 export LIBSPLIT_CC=$pack/bin/libsplit-cc LIBSPLIT_TUNING=off
 gpu=${GPU_DEVICE:-$("$pack/bin/libsplit" --list-devices | awk '$2 == "gpu" {print $1; exit}')}
 configs=${CONFIGS:-native default always}
-echo "app,args,config,app_seconds,wall_seconds,status"
+echo "app,args,config,app_seconds,wall_seconds,status,moved_bytes"
+trace=$(mktemp)
 while IFS='|' read -r app args; do
   app=$(echo "$app" | tr -d ' ')
   [[ "$app" =~ ^[a-z] ]] || continue
@@ -41,6 +45,10 @@ while IFS='|' read -r app args; do
     gpus) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu) ;;
     disabled) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DISABLE=1) ;;
     baseline) env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB}) ;;
+    forced) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) ;;
+    baseline-forced)
+      env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB} LIBSPLIT_SPLIT=always
+        LIBSPLIT_OPEN=now) ;;
     first)
       rm -rf "${LIBSPLIT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/libsplit}/tuning"
       env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_TUNING=save) ;;
@@ -49,11 +57,19 @@ while IFS='|' read -r app args; do
       env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=$("$pack/bin/libsplit" --list-devices |
         awk '$2 == "gpu" {print $1}' | head -n "${config#gpus}" | paste -sd,)) ;;
     esac
+    rm -f "$trace"
+    [ "$config" != native ] && env+=(LIBSPLIT_TRACE="$trace")
     start=$EPOCHREALTIME
     log=$(env "${env[@]}" timeout "${RUN_TIMEOUT:-120}" "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" 2>&1)
     status=$?
     wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f", b - a }')
     seconds=$(echo "$log" | sed -n 's/.* in \([0-9.e+-]*\) s;.*/\1/p' | tail -1)
-    echo "$app,\"$(echo "${argv[*]}")\",$config,${seconds:-nan},$wall,$status"
+    moved=$([ -s "$trace" ] && python3 -c '
+import json, sys
+print(sum(d.get("bytes_in", 0) + d.get("bytes_out", 0)
+          for line in open(sys.argv[1]) if line.strip() for d in json.loads(line)["devices"]))
+' "$trace")
+    echo "$app,\"$(echo "${argv[*]}")\",$config,${seconds:-nan},$wall,$status,$moved"
   done
 done <"${LIST:-$root/bench/gpu/whole-runs.txt}"
+rm -f "$trace"
