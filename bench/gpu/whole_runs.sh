@@ -10,7 +10,8 @@
 # can split does, on every device, opened at once: LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) and
 # baseline-forced (the same with BASELINE_LIB). One CSV row per run: app, arguments,
 # configuration, the app's own timer, the process wall time, exit status, and the bytes its
-# launches moved (every device's in and out, from libsplit's trace; empty for native).
+# launches moved (every device's in and out, from libsplit's trace, for forced, baseline-forced
+# and always only: a trace measures every launch, which costs short launches their pipelining).
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
 # LIST lines: app | arguments (blank lines and # comments skipped).
@@ -58,7 +59,8 @@ while IFS='|' read -r app args; do
         awk '$2 == "gpu" {print $1}' | head -n "${config#gpus}" | paste -sd,)) ;;
     esac
     rm -f "$trace"
-    [ "$config" != native ] && env+=(LIBSPLIT_TRACE="$trace")
+    # Tracing costs each launch its measurement: only where the split itself is studied.
+    case $config in forced | baseline-forced | always) env+=(LIBSPLIT_TRACE="$trace") ;; esac
     start=$EPOCHREALTIME
     log=$(env "${env[@]}" timeout "${RUN_TIMEOUT:-120}" "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" 2>&1)
     status=$?

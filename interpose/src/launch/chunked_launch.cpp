@@ -477,6 +477,8 @@ cl_int runChunked(const ChunkedLaunch &L) {
     if (L.SeparateHardware && Home.Rate > 0.0)
       L.Note->Guard->observeInferredWhole(L.Note->Work, static_cast<double>(L.Groups) / Home.Rate);
   }
+  for (const Taker *T : Ran)
+    L.K->sliceHistory()->observe(T->Device->Index, T->KernelSeconds, T->Groups);
   if (L.BalancerDevices) {
     // The balancer's next split of this key: the devices' measured rates; a device that took no
     // chunk starts without work, as at a first split by type, and is probed later. (Once the

@@ -793,6 +793,15 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     Names.push_back(D->Name);
     Types.push_back(D->Type & ~CL_DEVICE_TYPE_DEFAULT);
   }
+  // A new NDRange size of a kernel measured on these devices at other sizes starts from their
+  // seconds per work-group there (a factorization's trailing block changes size every step).
+  if (!S.Balancer.knows(Key, Names)) {
+    std::vector<std::size_t> Indices;
+    for (const ExecDevice *D : Devices)
+      Indices.push_back(D->Index);
+    if (std::optional<std::vector<double>> Shares = K.sliceHistory()->shares(Indices))
+      S.Balancer.startFrom(Key, std::move(*Shares));
+  }
   // A launch the balancer knows nothing of runs in chunks that the devices take while it runs
   // (chunked_launch.hpp), rather than on a first guess of the split.
   const config::ChunkPolicy Chunking = S.Settings.Chunk;

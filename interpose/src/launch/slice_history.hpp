@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace libsplit {
@@ -49,6 +50,23 @@ public:
       auto It = Rates.find(D);
       Out.push_back(It == Rates.end() ? 0.0 : It->second);
     }
+    return Out;
+  }
+
+  // Shares of a launch's work-groups for Devices (indices), inversely proportional to their
+  // seconds per work-group; none unless each was measured. A kernel whose NDRange changes
+  // every launch (a factorization's trailing block) starts each new size from them.
+  std::optional<std::vector<double>> shares(const std::vector<std::size_t> &Devices) const {
+    std::vector<double> Out = of(Devices);
+    double Sum = 0.0;
+    for (double &Rate : Out) {
+      if (!(Rate > 0.0))
+        return std::nullopt;
+      Rate = 1.0 / Rate;
+      Sum += Rate;
+    }
+    for (double &Share : Out)
+      Share /= Sum;
     return Out;
   }
 
