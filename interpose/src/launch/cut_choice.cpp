@@ -33,25 +33,33 @@ size_t lowestWrite(const std::vector<analysis::ArgRegions> &Used, const LaunchRe
 
 // Owner computes: the cut at which the second device's part of the launch starts writing where
 // the last split of the buffer it writes most began (Buffer::splitEdge), none without such a
-// buffer or cut.
+// buffer or cut. The balancer's cut (Proposed, planned in Plans) is checked first: where it
+// keeps the split already, one evaluation of the regions says so.
 std::optional<size_t> cutAtEdges(const CompiledKernel &Facts, const LaunchRequest &R,
                                  const std::map<Buffer *, BufferPlan> &Plans,
                                  const analysis::NDRange &Range,
-                                 const analysis::LaunchArgs &Scalars, cl_uint Dim, size_t Groups) {
+                                 const analysis::LaunchArgs &Scalars, cl_uint Dim, size_t Groups,
+                                 size_t Proposed) {
   Buffer *Most = nullptr;
-  size_t MostBytes = 0;
+  const BufferPlan *MostPlan = nullptr;
   for (const auto &[Root, P] : Plans)
     if (P.Writes && !P.Merge && Root->splitEdge() && P.Write.size() == 2 &&
-        P.Write[1].totalBytes() >= MostBytes) {
+        (!MostPlan || P.Write[1].totalBytes() >= MostPlan->Write[1].totalBytes())) {
       Most = Root;
-      MostBytes = P.Write[1].totalBytes();
+      MostPlan = &P;
     }
   if (!Most)
     return std::nullopt;
-  return planner::cutAtEdge(1, Groups - 1, *Most->splitEdge(), [&](size_t Cut) {
+  const size_t Edge = *Most->splitEdge();
+  auto startAt = [&](size_t Cut) {
     return lowestWrite(analysis::evaluateSlice(Facts.Regions, Range, Scalars, {Dim, Cut, Groups}),
                        R, Most);
-  });
+  };
+  const size_t ProposedStart =
+      MostPlan->Write[1].empty() ? SIZE_MAX : MostPlan->Write[1].spans().front().Begin;
+  if (ProposedStart >= Edge && (Proposed <= 1 || startAt(Proposed - 1) < Edge))
+    return Proposed;
+  return planner::cutAtEdge(1, Groups - 1, Edge, startAt);
 }
 
 } // namespace
@@ -92,17 +100,6 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     ~NoteCut() { History.noteCut(Slices.size() == 2 ? Slices[0].EndGroup : 0); }
   } Noted{History, Slices};
   const size_t Proposed = Slices[0].EndGroup;
-  std::vector<size_t> Cuts;
-  // Devices that share cores slow each other down, which a cut's price by each one's rate alone
-  // does not see (on PoCL's pair, grid cuts that moved less ran LU slower): there, only cuts
-  // where the data already is.
-  if (SeparateHardware) {
-    Cuts = planner::cutsToTry(Groups, Proposed);
-    // The kernel's last cut: where its data mostly is, if the launch kept its shape.
-    if (const size_t Last = History.lastCut();
-        Last > 0 && Last < Groups && std::find(Cuts.begin(), Cuts.end(), Last) == Cuts.end())
-      Cuts.push_back(Last);
-  }
   // The bytes the balancer's cut moves may cost twice against the owner's cut
   // (chargeReturnTrips): nothing to price where even that would not pay.
   planner::CutCandidate Twice = Candidates.front();
@@ -110,16 +107,28 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     Bytes *= 2;
   if (!planner::worthOtherCuts(Twice, Rates, Link, 0.0))
     return;
-  // Owner computes: the cut that keeps the split of the buffer the launch writes most, found
-  // with a few evaluations of the regions (bisection).
-  const std::optional<size_t> Owner = cutAtEdges(Facts, R, Plans, Range, Scalars, Dim, Groups);
-  if (Owner && *Owner != Proposed && std::find(Cuts.begin(), Cuts.end(), *Owner) == Cuts.end())
+  // Owner computes: the cut that keeps the split of the buffer the launch writes most. Where the
+  // balancer's keeps it, what it moves (a stencil's halo) no other cut saves: nothing is priced.
+  const std::optional<size_t> Owner =
+      cutAtEdges(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
+  if (Owner == Proposed)
+    return;
+  std::vector<size_t> Cuts;
+  // Devices that share cores slow each other down, which a cut's price by each one's rate alone
+  // does not see (on PoCL's pair, grid cuts that moved less ran LU slower): there, only the
+  // owner's cut.
+  if (SeparateHardware) {
+    Cuts = planner::cutsToTry(Groups, Proposed);
+    // The kernel's last cut: where its data mostly is, if the launch kept its shape.
+    if (const size_t Last = History.lastCut();
+        Last > 0 && Last < Groups && std::find(Cuts.begin(), Cuts.end(), Last) == Cuts.end())
+      Cuts.push_back(Last);
+  }
+  if (Owner && std::find(Cuts.begin(), Cuts.end(), *Owner) == Cuts.end())
     Cuts.push_back(*Owner);
   // Each other cut costs a plan as long as the balancer's took.
-  const bool OwnerPriced = Owner && *Owner != Proposed;
-  if (Cuts.empty() ||
-      !planner::worthOtherCuts(OwnerPriced ? Twice : Candidates.front(), Rates, Link,
-                               PlanSeconds * static_cast<double>(Cuts.size())))
+  if (Cuts.empty() || !planner::worthOtherCuts(Owner ? Twice : Candidates.front(), Rates, Link,
+                                               PlanSeconds * static_cast<double>(Cuts.size())))
     return;
   std::vector<std::vector<Slice>> CutSlices{Slices};
   std::vector<std::map<Buffer *, BufferPlan>> CutPlans;
@@ -132,7 +141,7 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     Candidates.push_back(candidate(Other, CutPlans.back()));
     CutSlices.push_back(std::move(Other));
   }
-  if (OwnerPriced)
+  if (Owner)
     for (size_t C = 0; C < CutSlices.size(); ++C)
       if (CutSlices[C][0].EndGroup == *Owner)
         planner::chargeReturnTrips(Candidates, C);
