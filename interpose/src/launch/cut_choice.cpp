@@ -155,15 +155,16 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   Plans = std::move(CutPlans[Best - 1]);
 }
 
+bool heldWhollyOn(const LaunchRequest &R, const ExecDevice &Device) {
+  for (const KernelArg &A : R.Args)
+    if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))
+      return false;
+  return true;
+}
+
 ExecDevice *whereDataIs(const CompiledKernel &Facts, const LaunchRequest &R,
                         const std::vector<ExecDevice *> &Devices, ExecDevice &Home, bool PeerCopy) {
-  if (!hasRegions(Facts, R) || R.WorkDim == 0 || !R.Local[0])
-    return nullptr;
-  bool HomeHoldsAll = true;
-  for (const KernelArg &A : R.Args)
-    if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Home.Index))
-      HomeHoldsAll = false;
-  if (HomeHoldsAll)
+  if (!hasRegions(Facts, R) || R.WorkDim == 0 || !R.Local[0] || heldWhollyOn(R, Home))
     return nullptr;
   const analysis::NDRange Range = ndrangeOf(R);
   const analysis::LaunchArgs Scalars = scalarsOf(R);

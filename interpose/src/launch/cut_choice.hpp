@@ -20,6 +20,9 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
                       std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds,
                       bool SeparateHardware);
 
+// Whether Device holds every byte of R's buffer arguments.
+bool heldWhollyOn(const LaunchRequest &R, const ExecDevice &Device);
+
 // Where a launch too small to split runs: the device that lacks the fewest of the bytes it uses
 // (a factorization's last steps, a one-work-group kernel between split ones, stay where the
 // split kernels left their data), the app's device (Home, null) on a tie or where it holds every

@@ -56,14 +56,6 @@ cl_int setWholeRange(const ExecDevice &Device, cl_kernel Real, cl_uint AppArgs,
   return Kernel::setSliceArgs(Device, Real, AppArgs, 0, R.Global[0] / R.Local[0], R.Offset[0]);
 }
 
-// Whether Device holds every byte of R's buffer arguments.
-bool heldWhollyOn(const LaunchRequest &R, ExecDevice &Device) {
-  for (const KernelArg &A : R.Args)
-    if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))
-      return false;
-  return true;
-}
-
 // After a launch run whole on Device: every buffer argument it may have changed (mayWrite) is
 // valid there only. A buffer created read-only that the analysis shows written is warned about
 // once per kernel and argument: it works natively, and is kept coherent here too.
