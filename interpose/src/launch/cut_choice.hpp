@@ -20,20 +20,4 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
                       std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds,
                       bool SeparateHardware);
 
-// Whether Device holds every byte of R's buffer arguments.
-bool heldWhollyOn(const LaunchRequest &R, const ExecDevice &Device);
-
-// Where a launch too small to split runs: the device that lacks the fewest of the bytes it uses
-// (a factorization's last steps, a one-work-group kernel between split ones, stay where the
-// split kernels left their data), the app's device (Home, null) on a tie or where it holds every
-// byte; never a CPU beside an app's GPU. Devices: those able to run R (its local size set).
-// Data lock held.
-ExecDevice *whereDataIs(const CompiledKernel &Facts, const LaunchRequest &R,
-                        const std::vector<ExecDevice *> &Devices, ExecDevice &Home, bool PeerCopy);
-
-// Where the launch about to run divides each buffer it writes (Buffer::splitEdge): the first
-// byte its second slice writes, where it has two slices whose writes need no merge; else none.
-// Data lock held.
-void noteSplitEdges(const std::map<Buffer *, BufferPlan> &Plans, size_t SliceCount);
-
 } // namespace libsplit

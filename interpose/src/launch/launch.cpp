@@ -8,6 +8,7 @@
 #include "cut_choice.hpp"
 #include "launch_plan.hpp"
 #include "launch_report.hpp"
+#include "owner_cut.hpp"
 
 #include "merge.hpp"
 

@@ -1,0 +1,103 @@
+#include "owner_cut.hpp"
+
+#include "libsplit/planner/affinity.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace libsplit {
+
+namespace {
+
+// The lowest root byte of Root that a slice writes (Used: its evaluated regions), SIZE_MAX where
+// it writes none of it; 0 where it may write all of it.
+size_t lowestWrite(const std::vector<analysis::ArgRegions> &Used, const LaunchRequest &R,
+                   const Buffer *Root) {
+  size_t Lowest = SIZE_MAX;
+  for (size_t ArgIndex = 0; ArgIndex < R.Args.size() && ArgIndex < Used.size(); ++ArgIndex) {
+    const KernelArg &A = R.Args[ArgIndex];
+    if (A.What != KernelArg::Kind::Buffer || &A.Mem->root() != Root)
+      continue;
+    const analysis::ArgRegions &U = Used[ArgIndex];
+    if (U.WriteWhole || U.AtomicWhole)
+      return 0;
+    const RangeSet Written = toRoot(U.Write, *A.Mem);
+    if (!Written.empty())
+      Lowest = std::min(Lowest, Written.spans().front().Begin);
+  }
+  return Lowest;
+}
+
+} // namespace
+
+bool heldWhollyOn(const LaunchRequest &R, const ExecDevice &Device) {
+  for (const KernelArg &A : R.Args)
+    if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))
+      return false;
+  return true;
+}
+
+ExecDevice *whereDataIs(const CompiledKernel &Facts, const LaunchRequest &R,
+                        const std::vector<ExecDevice *> &Devices, ExecDevice &Home, bool PeerCopy) {
+  if (!hasRegions(Facts, R) || R.WorkDim == 0 || !R.Local[0] || heldWhollyOn(R, Home))
+    return nullptr;
+  const analysis::NDRange Range = ndrangeOf(R);
+  const analysis::LaunchArgs Scalars = scalarsOf(R);
+  const size_t Groups = R.Global[0] / R.Local[0];
+  auto lacks = [&](ExecDevice *D) {
+    const std::vector<Slice> Whole{{D, 0, Groups, 1.0}};
+    return bytesPerSlice(planBuffers(Facts, R, Whole, true, Range, Scalars, 0), Whole, PeerCopy)
+        .front();
+  };
+  ExecDevice *Best = &Home;
+  double Fewest = lacks(&Home);
+  for (ExecDevice *D : Devices) {
+    if (D == &Home || ((Home.Type & CL_DEVICE_TYPE_GPU) && (D->Type & CL_DEVICE_TYPE_CPU)) ||
+        !(Fewest > 0.0))
+      continue;
+    if (const double Bytes = lacks(D); Bytes < Fewest) {
+      Best = D;
+      Fewest = Bytes;
+    }
+  }
+  return Best == &Home ? nullptr : Best;
+}
+
+std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest &R,
+                               const std::map<Buffer *, BufferPlan> &Plans,
+                               const analysis::NDRange &Range, const analysis::LaunchArgs &Scalars,
+                               cl_uint Dim, size_t Groups, size_t Proposed) {
+  Buffer *Most = nullptr;
+  const BufferPlan *MostPlan = nullptr;
+  for (const auto &[Root, P] : Plans)
+    if (P.Writes && !P.Merge && Root->splitEdge() && P.Write.size() == 2 &&
+        (!MostPlan || P.Write[1].totalBytes() >= MostPlan->Write[1].totalBytes())) {
+      Most = Root;
+      MostPlan = &P;
+    }
+  if (!Most)
+    return std::nullopt;
+  const size_t Edge = *Most->splitEdge();
+  auto startAt = [&](size_t Cut) {
+    return lowestWrite(analysis::evaluateSlice(Facts.Regions, Range, Scalars, {Dim, Cut, Groups}),
+                       R, Most);
+  };
+  const size_t ProposedStart =
+      MostPlan->Write[1].empty() ? SIZE_MAX : MostPlan->Write[1].spans().front().Begin;
+  if (ProposedStart >= Edge && (Proposed <= 1 || startAt(Proposed - 1) < Edge))
+    return Proposed;
+  return planner::cutAtEdge(1, Groups - 1, Edge, startAt);
+}
+
+void noteSplitEdges(const std::map<Buffer *, BufferPlan> &Plans, size_t SliceCount) {
+  for (const auto &[Root, P] : Plans) {
+    if (!P.Writes)
+      continue;
+    if (SliceCount == 2 && !P.Merge && P.Write.size() == 2 && !P.Write[1].empty())
+      Root->setSplitEdge(P.Write[1].spans().front().Begin);
+    else
+      Root->setSplitEdge(std::nullopt);
+  }
+}
+
+} // namespace libsplit

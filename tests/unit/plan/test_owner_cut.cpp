@@ -1,0 +1,82 @@
+// Owner computes (interpose/src/launch/owner_cut.*) on the fake backend: where a split leaves a
+// buffer divided, the cut that keeps the division, where a launch too small to split runs.
+#include "owner_cut.hpp"
+#include "stencil_launch.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace libsplit;
+
+namespace {
+
+constexpr std::size_t AllItems = 4096, GroupItems = 64, Groups = AllItems / GroupItems,
+                      Bytes = AllItems * 4;
+
+struct Stencil : libsplit::testing::StencilLaunch {
+  explicit Stencil(std::size_t Devices = 2, std::size_t N = AllItems, std::size_t L = GroupItems)
+      : StencilLaunch(Devices, N, L) {
+    REQUIRE(hasRegions(Facts, R));
+  }
+  ExecDevice &device(std::size_t I) const { return *Home->devices()[I]; }
+  std::optional<size_t> ownerCutAt(std::size_t Proposed) const {
+    const auto Plans = plan(slices({0, Proposed, Groups}));
+    return ownerCut(Facts, R, Plans, ndrangeOf(R), scalarsOf(R), 0, Groups, Proposed);
+  }
+};
+
+} // namespace
+
+TEST_CASE("a two-slice split records where the second slice's writes begin in each buffer") {
+  Stencil S;
+  noteSplitEdges(S.plan(S.slices({0, Groups / 4, Groups})), 2);
+  // out[i] for i in the second slice's items: from item Groups / 4 * Local on.
+  REQUIRE(S.Out->splitEdge().has_value());
+  CHECK(*S.Out->splitEdge() == Groups / 4 * GroupItems * 4);
+  CHECK_FALSE(S.In->splitEdge().has_value()); // read only
+  // A launch on one device (a probe, a held single device) ends the division.
+  noteSplitEdges(S.plan(S.slices({0, Groups})), 1);
+  CHECK_FALSE(S.Out->splitEdge().has_value());
+}
+
+TEST_CASE("the owner's cut keeps the buffer's division, whatever the balancer proposes") {
+  Stencil S;
+  CHECK_FALSE(S.ownerCutAt(Groups / 2).has_value()); // no split recorded yet
+  noteSplitEdges(S.plan(S.slices({0, 20, Groups})), 2);
+  CHECK(S.ownerCutAt(20) == std::optional<size_t>(20)); // the balancer's keeps it already
+  CHECK(S.ownerCutAt(Groups / 2) == std::optional<size_t>(20));
+  CHECK(S.ownerCutAt(3) == std::optional<size_t>(20));
+  CHECK(S.ownerCutAt(Groups - 1) == std::optional<size_t>(20));
+}
+
+TEST_CASE("a launch too small to split runs where its data is, moving only its regions' bytes") {
+  // One work-group of 64 items over buffers of 4096 items: it uses items 0..64 of in.
+  Stencil S(2, AllItems, AllItems);
+  S.R.Global = {64, 1, 1};
+  S.R.Local = {64, 1, 1};
+  std::vector<ExecDevice *> Devices{&S.device(0), &S.device(1)};
+  ExecDevice &App = S.device(0);
+
+  SECTION("everything on the host or the app's device: the app's device") {
+    CHECK(whereDataIs(S.Facts, S.R, Devices, App, false) == nullptr);
+    for (Buffer *B : {S.In.get(), S.Out.get()})
+      B->wroteOn(0, RangeSet(0, Bytes));
+    CHECK(heldWhollyOn(S.R, App));
+    CHECK(whereDataIs(S.Facts, S.R, Devices, App, false) == nullptr);
+  }
+  SECTION("its items last written on the other device: there") {
+    for (Buffer *B : {S.In.get(), S.Out.get()}) {
+      B->wroteOn(1, RangeSet(0, Bytes / 2));
+      B->wroteOn(0, RangeSet(Bytes / 2, Bytes));
+    }
+    CHECK_FALSE(heldWhollyOn(S.R, App));
+    CHECK(whereDataIs(S.Facts, S.R, Devices, App, false) == &S.device(1));
+  }
+  SECTION("the app's device holds its items though not the buffers: the app's device") {
+    for (Buffer *B : {S.In.get(), S.Out.get()}) {
+      B->wroteOn(0, RangeSet(0, Bytes / 2));
+      B->wroteOn(1, RangeSet(Bytes / 2, Bytes));
+    }
+    CHECK_FALSE(heldWhollyOn(S.R, App));
+    CHECK(whereDataIs(S.Facts, S.R, Devices, App, false) == nullptr);
+  }
+}
