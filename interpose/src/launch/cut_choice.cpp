@@ -6,18 +6,17 @@
 #include "libsplit/planner/affinity.hpp"
 
 #include <algorithm>
-#include <cstdint>
 #include <optional>
 
 namespace libsplit {
 
 // Data affinity: where the balancer's cut of a two-device split moves much data for its kernel
-// time, other cuts are priced with the bytes each device lacks for its part, what a fetch costs
-// each device beyond its bytes and the kernel's seconds per work-group on each device, and the
-// cheapest runs (planner/affinity.hpp). The cuts priced: where each device's data ends (owner
-// computes: a factorization's trailing matrix stays where it is, whichever kernel cuts it), and
-// on devices that share no hardware also the kernel's last cut and a grid through the launch.
-// Data lock held.
+// time, other cuts are priced with the bytes each device lacks for its part, at the rate the
+// devices' fetches ran at (planner/link_rate.hpp), and the kernel's seconds per work-group on each
+// device, and the cheapest runs (planner/affinity.hpp). The cuts priced: the one that keeps the
+// division of the buffer the launch writes most (owner computes, owner_cut.hpp: a factorization's
+// trailing matrix stays where it is, whichever kernel cuts it), and on devices that share no
+// hardware also the kernel's last cut and a grid through the launch. Data lock held.
 void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &Facts,
                       const std::vector<ExecDevice *> &Devices, cl_uint Dim, size_t Groups,
                       bool Regions, const analysis::NDRange &Range,
