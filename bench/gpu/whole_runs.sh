@@ -7,11 +7,13 @@
 # one machine), first and second (default settings with the warm start on, as a user has it:
 # first starts with no saved tuning, second is the next run, from what first saved), nochunk
 # (default settings but LIBSPLIT_CHUNK=off: no launch runs in chunks), forced (every launch that
-# can split does, on every device, opened at once: LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) and
-# baseline-forced (the same with BASELINE_LIB). One CSV row per run: app, arguments,
-# configuration, the app's own timer, the process wall time, exit status, and the bytes its
-# launches moved (every device's in and out, from libsplit's trace, for forced, baseline-forced
-# and always only: a trace measures every launch, which costs short launches their pipelining).
+# can split does, on every device, opened at once: LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now),
+# baseline-forced (the same with BASELINE_LIB) and gpus-even (every launch split evenly across the
+# GPUs alone, opened at once: the split itself, without the balancer's search and probes). One CSV
+# row per run: app, arguments, configuration, the app's own timer, the process wall time, exit
+# status, and the bytes its launches moved (every device's in and out, from libsplit's trace, for
+# forced, baseline-forced and always only: a trace measures every launch, which costs short
+# launches their pipelining).
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
 # LIST lines: app | arguments (blank lines and # comments skipped).
@@ -47,6 +49,9 @@ while IFS='|' read -r app args; do
     disabled) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DISABLE=1) ;;
     baseline) env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB}) ;;
     forced) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) ;;
+    gpus-even)
+      env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu LIBSPLIT_BALANCER=uniform
+        LIBSPLIT_OPEN=now) ;;
     baseline-forced)
       env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB} LIBSPLIT_SPLIT=always
         LIBSPLIT_OPEN=now) ;;
