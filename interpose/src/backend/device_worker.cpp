@@ -86,6 +86,11 @@ void DeviceWorker::loop() {
   }
 }
 
+void Countdown::add() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  ++Remaining;
+}
+
 void Countdown::done() {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (--Remaining == 0)

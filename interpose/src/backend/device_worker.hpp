@@ -15,10 +15,11 @@
 
 namespace libsplit {
 
-// Waits until N posted jobs have called done().
+// Waits until N posted jobs have called done(); add() counts one more to wait for.
 class Countdown {
 public:
   explicit Countdown(int Count) : Remaining(Count) {}
+  void add();
   void done();
   void wait();
 

@@ -4,22 +4,6 @@
 
 namespace libsplit {
 
-void BackgroundWork::started() {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  ++Running;
-}
-
-void BackgroundWork::done() {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  if (--Running == 0)
-    Idle.notify_all();
-}
-
-void BackgroundWork::awaitIdle() {
-  std::unique_lock<std::mutex> Lock(Mutex);
-  Idle.wait(Lock, [this] { return Running == 0; });
-}
-
 std::mutex &KernelEnqueueLocks::of(cl_device_id RealDevice) {
   std::lock_guard<std::mutex> Lock(Mutex);
   return Locks[RealDevice];

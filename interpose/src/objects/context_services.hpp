@@ -4,12 +4,12 @@
 // theirs: the process's runtime makes the one set every context shares.
 #pragma once
 
+#include "device_worker.hpp"
 #include "launch_services.hpp"
 #include "memory_services.hpp"
 #include "platform.hpp"
 #include "real_api.hpp"
 
-#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,14 +25,12 @@ class Context;
 // still running while the vendors' libraries tear down.
 class BackgroundWork {
 public:
-  void started();
-  void done();
-  void awaitIdle();
+  void started() { Running.add(); }
+  void done() { Running.done(); }
+  void awaitIdle() { Running.wait(); }
 
 private:
-  std::mutex Mutex;
-  std::condition_variable Idle;
-  unsigned Running = 0;
+  Countdown Running{0};
 };
 
 // Held around each real kernel enqueue on a real device, whichever of libsplit's contexts it
