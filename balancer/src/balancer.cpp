@@ -36,6 +36,11 @@ Split Balancer::propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size
   return It->second.State->proposal();
 }
 
+bool Balancer::postponeProbe(const LaunchKey &Key, double Seconds) {
+  auto It = Keys.find(Key);
+  return It != Keys.end() && It->second.State->postponeProbe(Seconds);
+}
+
 ObserveStatus Balancer::observe(const LaunchKey &Key,
                                 const std::vector<DeviceMeasurement> &Measurements) {
   auto It = Keys.find(Key);

@@ -193,6 +193,7 @@ ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measure
               (M.Groups == 0 || M.FirstGroup == Next.Slices[I].FirstGroup);
   }
   L.Makespan = L.Seconds.size() ? L.Seconds.maxCoeff() : 0.0;
+  ProbeCredit += Config.ProbeBudget * L.Makespan;
   relativeTimes(L);
   sampleSpreadNoise(L);
   ++Launches;
@@ -646,6 +647,37 @@ void KeyBalancer::afterDeviceProbe(const Launch &L) {
   budgetProbe(ProbeTarget, FailedProbeExcess);
 }
 
+bool KeyBalancer::postponeProbe(double Seconds) {
+  if (NextPurpose == LaunchPurpose::Balance || State == Phase::Fixed || !(Seconds > 0.0) ||
+      !(Config.ProbeBudget > 0.0))
+    return false;
+  if (Seconds <= ProbeCredit) {
+    ProbeCredit -= Seconds;
+    return false;
+  }
+  // The launches whose budget pays the rest at the held makespan; until then the probe's
+  // schedule waits (a device probe's interval, or the single-device comparison's).
+  constexpr double LongestInterval = 1 << 20;
+  const double Held = heldMakespan();
+  const double Needed =
+      Held > 0.0 ? std::min(std::ceil((Seconds - ProbeCredit) / (Config.ProbeBudget * Held)),
+                            LongestInterval)
+                 : LongestInterval;
+  const auto Launches = static_cast<unsigned>(std::max(1.0, Needed));
+  if (NextPurpose == LaunchPurpose::ProbeDevice) {
+    Device &D = Devices[ProbeTarget];
+    D.ProbeInterval = std::max(D.ProbeInterval, Launches);
+    D.SinceProbe = 0;
+  } else {
+    SingleInterval = std::max(SingleInterval, Launches);
+    SinceSingleProbe = 0;
+  }
+  NextPurpose = LaunchPurpose::Balance;
+  ++PostponedProbes;
+  prepare();
+  return true;
+}
+
 void KeyBalancer::budgetProbe(std::size_t Probed, double Excess) {
   const double Held = heldMakespan();
   if (!(Held > 0.0) || !(Config.ProbeBudget > 0.0))
@@ -837,6 +869,7 @@ KeyTrace KeyBalancer::trace() const {
   T.Launches = Launches;
   T.Resumes = Resumes;
   T.Refinements = Refinements;
+  T.PostponedProbes = PostponedProbes;
   T.LastSpread = LastSpread;
   T.NoiseEstimate = Noise.value();
   T.SpreadNoiseEstimate = SpreadNoise.value();

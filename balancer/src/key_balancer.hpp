@@ -40,6 +40,8 @@ public:
   std::uint64_t numGroups() const { return NumGroups; }
   const Split &proposal() const { return Next; }
   ObserveStatus observe(const std::vector<DeviceMeasurement> &Measurements);
+  // See Balancer::postponeProbe.
+  bool postponeProbe(double Seconds);
   KeyTrace trace() const;
   // The held shares, or nothing while searching (or for the fixed strategies).
   bool heldShares(std::vector<double> &Shares) const;
@@ -130,6 +132,10 @@ private:
   // probe's too (the probed slice's data coming back), not a measure of the held split.
   bool AfterFailedProbe = false;
   double FailedProbeExcess = 0.0;
+  // What probes may still cost before the caller's price postpones one (postponeProbe):
+  // Config.ProbeBudget of every launch's makespan, less the prices of the probes that ran.
+  double ProbeCredit = 0.0;
+  unsigned PostponedProbes = 0;
   Split Next;
 
   std::unique_ptr<ShareSolver> Solver;

@@ -11,9 +11,10 @@
 # baseline-forced (the same with BASELINE_LIB) and gpus-even (every launch split evenly across the
 # GPUs alone, opened at once: the split itself, without the balancer's search and probes). One CSV
 # row per run: app, arguments, configuration, the app's own timer, the process wall time, exit
-# status, and the bytes its launches moved (every device's in and out, from libsplit's trace, for
+# status, the bytes its launches moved (every device's in and out, from libsplit's trace, for
 # forced, baseline-forced and always only: a trace measures every launch, which costs short
-# launches their pipelining).
+# launches their pipelining) and, from the same trace, how many of its launches were the
+# balancer's probes.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
 # LIST lines: app | arguments (blank lines and # comments skipped).
@@ -28,7 +29,7 @@ fi
 export LIBSPLIT_CC=$pack/bin/libsplit-cc LIBSPLIT_TUNING=off
 gpu=${GPU_DEVICE:-$("$pack/bin/libsplit" --list-devices | awk '$2 == "gpu" {print $1; exit}')}
 configs=${CONFIGS:-native default always}
-echo "app,args,config,app_seconds,wall_seconds,status,moved_bytes"
+echo "app,args,config,app_seconds,wall_seconds,status,moved_bytes,probe_launches"
 trace=$(mktemp)
 while IFS='|' read -r app args; do
   app=$(echo "$app" | tr -d ' ')
@@ -73,10 +74,12 @@ while IFS='|' read -r app args; do
     seconds=$(echo "$log" | sed -n 's/.* in \([0-9.e+-]*\) s;.*/\1/p' | tail -1)
     moved=$([ -s "$trace" ] && python3 -c '
 import json, sys
-print(sum(d.get("bytes_in", 0) + d.get("bytes_out", 0)
-          for line in open(sys.argv[1]) if line.strip() for d in json.loads(line)["devices"]))
+records = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+print("%d,%d" % (sum(d.get("bytes_in", 0) + d.get("bytes_out", 0)
+                     for r in records for d in r["devices"]),
+                 sum(str(r.get("purpose", "")).startswith("probe") for r in records)))
 ' "$trace")
-    echo "$app,\"$(echo "${argv[*]}")\",$config,${seconds:-nan},$wall,$status,$moved"
+    echo "$app,\"$(echo "${argv[*]}")\",$config,${seconds:-nan},$wall,$status,${moved:-,}"
   done
 done <"${LIST:-$root/bench/gpu/whole-runs.txt}"
 rm -f "$trace"

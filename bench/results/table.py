@@ -7,7 +7,8 @@ Columns: per app and arguments, the median over the rows of each configuration (
 when a run made one) of the app's own timer and of the process wall time; ratios are native /
 configuration, so above 1 means faster than native. A run whose exit status was not 0 is shown
 with its status instead of its times. Where the CSV has the bytes each run's launches moved
-(moved_bytes), each configuration has a column of their median, in MiB.
+(moved_bytes), each configuration has a column of their median, in MiB, and where it has the
+number of the balancer's probe launches (probe_launches), one of their median.
 """
 import csv
 import statistics
@@ -28,11 +29,14 @@ def table(run_dir: Path) -> str:
         cells.setdefault(key, {}).setdefault(config, []).append(row)
     others = [c for c in configs if c != "native"]
     moved = any(r.get("moved_bytes") not in (None, "") for r in rows)
+    probes = any(r.get("probe_launches") not in (None, "") for r in rows)
     head = ["app", "arguments", "native app s", "native wall s"]
     for c in others:
         head += [f"{c} app s", f"x native (app)", f"{c} wall s", f"x native (wall)"]
         if moved:
             head.append(f"{c} MiB moved")
+        if probes:
+            head.append(f"{c} probes")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
 
     def median(rs, field):
@@ -54,13 +58,16 @@ def table(run_dir: Path) -> str:
             f = failed(rs)
             a, w = median(rs, "app_seconds"), median(rs, "wall_seconds")
             if f or a is None:
-                line += [f or "?", "", "", ""] + ([""] if moved else [])
+                line += [f or "?", "", "", ""] + ([""] if moved else []) + ([""] if probes else [])
                 continue
             line += [f"{a:.4g}", f"{n_app / a:.2f}" if n_app else "", f"{w:.3g}" if w else "",
                      f"{n_wall / w:.2f}" if n_wall and w else ""]
             if moved:
                 m = median(rs, "moved_bytes")
                 line.append(f"{m / 2**20:.1f}" if m is not None else "")
+            if probes:
+                p = median(rs, "probe_launches")
+                line.append(f"{p:.0f}" if p is not None else "")
         lines.append("| " + " | ".join(line) + " |")
     machine = (run_dir / "machine.txt").read_text().strip() if (run_dir / "machine.txt").exists() else ""
     return f"### {run_dir.name}\n\n{machine}\n\n" + "\n".join(lines) + "\n"

@@ -74,6 +74,12 @@ void chargeReturnTrips(std::vector<CutCandidate> &Candidates, std::size_t Owner)
           std::max(0.0, Candidates[C].Bytes[I] - (I < Kept.size() ? Kept[I] : 0.0));
 }
 
+double probeSeconds(double ProbeBytes, double HeldBytes, double LinkBytesPerSecond) {
+  if (!(LinkBytesPerSecond > 0.0) || !(ProbeBytes > HeldBytes))
+    return 0.0;
+  return 2.0 * (ProbeBytes - HeldBytes) / LinkBytesPerSecond;
+}
+
 std::size_t cheapestCut(const std::vector<CutCandidate> &Candidates,
                         const std::vector<double> &SecondsPerGroup, double LinkBytesPerSecond,
                         const AffinitySettings &Settings) {

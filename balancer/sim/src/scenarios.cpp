@@ -139,6 +139,22 @@ Scenario mergeCost() {
   return S;
 }
 
+Scenario stencilOnEqualDevices(double MigrationUnits) {
+  Scenario S;
+  S.Name = "stencil-equal-devices";
+  S.NumGroups = 1000;
+  // Split, each device also exchanges its halo and waits for the other's: 0.2 N units.
+  TimeModel Halo = [N = S.NumGroups](std::uint64_t Groups, std::uint64_t, std::uint64_t) {
+    return Groups > 0 && Groups < N ? 0.2 * static_cast<double>(N) * Unit : 0.0;
+  };
+  S.Devices.push_back({"gpu0", linear(1.0), Halo});
+  S.Devices.push_back({"gpu1", linear(1.0), Halo});
+  S.MigrationPerGroup = MigrationUnits * Unit;
+  S.WritesMoveData = true;
+  S.SeparateHardware = true;
+  return S;
+}
+
 Scenario withNoise(Scenario S, double Noise, std::uint32_t Seed) {
   S.Name += "+noise" + std::to_string(static_cast<int>(std::lround(Noise * 100))) + "%";
   S.Noise = Noise;

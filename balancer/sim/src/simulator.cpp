@@ -126,6 +126,22 @@ double idealMakespan(const Scenario &S, std::uint64_t Launch) {
   return 1.0 / Rate;
 }
 
+static std::uint64_t missingGroups(const std::vector<std::vector<bool>> &Holds, const Split &P) {
+  std::uint64_t Missing = 0;
+  for (std::size_t I = 0; I < P.Slices.size() && I < Holds.size(); ++I)
+    for (std::uint64_t G = P.Slices[I].FirstGroup;
+         G < P.Slices[I].FirstGroup + P.Slices[I].Groups && G < Holds[I].size(); ++G)
+      Missing += !Holds[I][G];
+  return Missing;
+}
+
+double probePrice(const Scenario &S, const std::vector<std::vector<bool>> &Holds,
+                  const Split &Probe, const Split &Held) {
+  const double Probed = static_cast<double>(missingGroups(Holds, Probe));
+  const double Kept = static_cast<double>(missingGroups(Holds, Held));
+  return 2.0 * std::max(0.0, Probed - Kept) * S.MigrationPerGroup;
+}
+
 Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
   Run R;
   std::mt19937 Random(S.Seed);
@@ -141,6 +157,11 @@ Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
       S.Devices.size(), std::vector<bool>(S.MigrationPerGroup > 0.0 ? S.NumGroups : 0, false));
   for (unsigned L = 0; L < Launches; ++L) {
     Split P = B.propose(Key, S.NumGroups, S.Devices.size(), S.FirstWeights, S.SeparateHardware);
+    if (S.PriceProbes && S.MigrationPerGroup > 0.0 && P.Purpose != LaunchPurpose::Balance) {
+      const Split Held = roundShares(B.trace(Key)->Shares, S.NumGroups);
+      if (B.postponeProbe(Key, probePrice(S, Holds, P, Held)))
+        P = B.propose(Key, S.NumGroups, S.Devices.size(), S.FirstWeights, S.SeparateHardware);
+    }
     LaunchRecord Record;
     Record.Launch = L;
     Record.Purpose = P.Purpose;
@@ -169,6 +190,9 @@ Run simulate(const Scenario &S, Balancer &B, unsigned Launches) {
         for (std::uint64_t G = Slice.FirstGroup; G < Slice.FirstGroup + Slice.Groups; ++G) {
           Missing += !Holds[I][G];
           Holds[I][G] = true;
+          if (S.WritesMoveData)
+            for (std::size_t J = 0; J < S.Devices.size(); ++J)
+              Holds[J][G] = J == I;
         }
         M.TransferSeconds += Factor * static_cast<double>(Missing) * S.MigrationPerGroup;
       }

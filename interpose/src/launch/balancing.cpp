@@ -120,6 +120,18 @@ void LaunchBalancer::observe(const balancer::LaunchKey &Key,
               balancer::describe(Key), " (status ", static_cast<int>(Status), ")");
 }
 
+bool LaunchBalancer::postponeProbe(const balancer::LaunchKey &Key, double Seconds) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!Settings.SimulatedShares.empty())
+    return false;
+  const bool Postponed = Engine.postponeProbe(Key, Seconds);
+  if (Postponed)
+    Log.debug(config::DebugCategory::Balance, "probe of ", balancer::describe(Key),
+              " postponed: it would move ", Seconds * 1e3,
+              " ms of data beyond the held split, more than its probe budget so far");
+  return Postponed;
+}
+
 std::optional<balancer::KeyTrace> LaunchBalancer::trace(const balancer::LaunchKey &Key) {
   std::lock_guard<std::mutex> Lock(Mutex);
   return Engine.trace(Key);

@@ -30,6 +30,9 @@ public:
                           const std::vector<double> &FirstWeights, bool SeparateHardware);
   void observe(const balancer::LaunchKey &Key,
                const std::vector<balancer::DeviceMeasurement> &Measurements);
+  // Balancer::postponeProbe; a probe is never postponed while LIBSPLIT_SIMULATED_SHARES replaces
+  // the measured times (its transfers are free there).
+  bool postponeProbe(const balancer::LaunchKey &Key, double Seconds);
   std::optional<balancer::KeyTrace> trace(const balancer::LaunchKey &Key);
   // Whether anything is known of Key over DeviceNames: launches of it, or saved shares (the
   // saved tuning loads first, as at a propose).

@@ -9,6 +9,7 @@
 #include "launch_plan.hpp"
 #include "launch_report.hpp"
 #include "owner_cut.hpp"
+#include "probe_price.hpp"
 
 #include "merge.hpp"
 
@@ -842,22 +843,23 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
                                   Before->Next == balancer::KeyState::Single ||
                                   Before->Next == balancer::KeyState::Fixed);
   Q.finishPending(Holding ? 1 : 0);
-  const balancer::Split Proposal = S.Balancer.propose(
+  balancer::Split Proposal = S.Balancer.propose(
       Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT),
       SeparateHardware);
 
-  std::vector<Slice> Slices;
-  for (size_t I = 0; I < Devices.size() && I < Proposal.Slices.size(); ++I)
-    if (Proposal.Slices[I].Groups > 0)
-      Slices.push_back({Devices[I], Proposal.Slices[I].FirstGroup,
-                        Proposal.Slices[I].FirstGroup + Proposal.Slices[I].Groups,
-                        I < Proposal.Shares.size() ? Proposal.Shares[I] : 0.0});
+  std::vector<Slice> Slices = slicesOf(Proposal, Devices);
   if (Slices.empty())
     return whole("the balancer gave no device any work-group");
 
   const auto PlanStart = Clock::now();
   std::map<Buffer *, BufferPlan> Plans =
       planBuffers(*Facts, R, Slices, Regions, Range, Scalars, Dim);
+  // A probe that would move more than the run has paid for so far waits; the held split runs.
+  if (postponeCostlyProbe(K, S.Balancer, Key, Proposal, R, *Facts, Devices, Dim, Groups, Regions,
+                          Range, Scalars, S.Settings.PeerCopy, Slices, Plans))
+    Proposal = S.Balancer.propose(
+        Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT),
+        SeparateHardware);
   preferCheaperCut(K, R, *Facts, Devices, Dim, Groups, Regions, Range, Scalars, Slices, Plans,
                    std::chrono::duration<double>(Clock::now() - PlanStart).count(),
                    SeparateHardware);

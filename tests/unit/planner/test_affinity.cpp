@@ -84,3 +84,14 @@ TEST_CASE("bytes that cross the buffers' split count twice against the owner's c
   chargeReturnTrips(Candidates, 5);
   CHECK(Candidates[0].Bytes == std::vector<double>{0.0, 49e3});
 }
+
+TEST_CASE("a probe is priced by what it moves beyond the held split, there and back",
+          "[planner][affinity]") {
+  // One device alone lacks the other's half of a 64 MB grid; the held split lacks two halos.
+  CHECK(probeSeconds(32e6 + 64e3, 64e3, 8e9) == Approx(2 * 32e6 / 8e9));
+  // A probe that moves no more than the held split (data the host rewrites every launch) is free.
+  CHECK(probeSeconds(1e6, 1e6, 8e9) == 0.0);
+  CHECK(probeSeconds(1e6, 2e6, 8e9) == 0.0);
+  // No rate known: nothing to price with.
+  CHECK(probeSeconds(1e6, 0.0, 0.0) == 0.0);
+}

@@ -57,6 +57,14 @@ public:
   Split propose(const LaunchKey &Key, std::uint64_t NumGroups, std::size_t DeviceCount,
                 const std::vector<double> &FirstWeights = {}, bool SeparateHardware = false);
 
+  // The caller's price of the probe that the last propose of Key returned: Seconds, what running
+  // it would cost beyond the held split (its data moved there and back). Within the key's probe
+  // credit (Config.ProbeBudget of every launch's time so far, less the probes it paid for) the
+  // probe stays and its price is spent; beyond, it is postponed until enough launches add that
+  // credit, and the next propose returns the held split. Returns whether it was postponed; false
+  // when the proposal is no probe.
+  bool postponeProbe(const LaunchKey &Key, double Seconds);
+
   // What the devices took for the split the last propose returned, one entry per device.
   ObserveStatus observe(const LaunchKey &Key, const std::vector<DeviceMeasurement> &Measurements);
 

@@ -23,14 +23,15 @@ std::string_view stateName(KeyState State);
 
 struct KeyTrace {
   KeyState Next = KeyState::Initial;
-  std::string_view State;     // stateName(Next), as the trace writes it
-  bool Converged = false;     // the split is held (probes aside)
-  std::vector<double> Shares; // shares of the next balancing launch, in device order
-  std::vector<bool> Active;   // devices the split currently uses (others are dropped)
-  unsigned Iterations = 0;    // solver steps since the search last (re)started
-  std::uint64_t Launches = 0; // launches observed for this key
-  unsigned Resumes = 0;       // times the search restarted after converging
-  unsigned Refinements = 0;   // corrections made while holding
+  std::string_view State;       // stateName(Next), as the trace writes it
+  bool Converged = false;       // the split is held (probes aside)
+  std::vector<double> Shares;   // shares of the next balancing launch, in device order
+  std::vector<bool> Active;     // devices the split currently uses (others are dropped)
+  unsigned Iterations = 0;      // solver steps since the search last (re)started
+  std::uint64_t Launches = 0;   // launches observed for this key
+  unsigned Resumes = 0;         // times the search restarted after converging
+  unsigned Refinements = 0;     // corrections made while holding
+  unsigned PostponedProbes = 0; // probes put off because their price exceeded the probe credit
   // Last launch, per device (0 for a device that ran nothing).
   std::vector<double> LastSeconds; // kernel + transfer
   std::vector<double> LastKernelSeconds;

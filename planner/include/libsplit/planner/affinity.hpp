@@ -72,12 +72,11 @@ std::optional<std::size_t> cutAtEdge(std::size_t Lowest, std::size_t Highest, st
 // candidate but the owner's.
 void chargeReturnTrips(std::vector<CutCandidate> &Candidates, std::size_t Owner);
 
-// Owner computes, priced over more than one launch: what a device lacks at another cut beyond
-// what it lacks at the cut that keeps the buffers' split (Candidates[Owner]) crosses that split,
-// and comes back when the next launch over those buffers keeps it (an LU step's second kernel
-// cut where its first did not, or the other way round). Those bytes count twice in every
-// candidate but the owner's.
-void chargeReturnTrips(std::vector<CutCandidate> &Candidates, std::size_t Owner);
+// A balancer's probe (one device alone, or a dropped device's small part), priced before it runs:
+// the bytes its devices lack beyond what they lack at the held split (ProbeBytes and HeldBytes,
+// summed over the devices) cross over for the probe, and come back at the next held launch.
+// Seconds over LinkBytesPerSecond; 0 when it moves no more than the held split.
+double probeSeconds(double ProbeBytes, double HeldBytes, double LinkBytesPerSecond);
 
 // Which of Candidates (the balancer's first) to run: the cheapest by predictedSeconds where it
 // is Margin cheaper than the first, else 0.

@@ -48,6 +48,13 @@ Scenario probeMovesData();
 // regions are unknown: a balanced split exists but is 27% slower than the fast device alone.
 Scenario mergeCost();
 
+// A stencil on two equal GPUs: each launch writes the grid, so a device that runs a group takes
+// its data from the other, at MigrationUnits units per group (memory-bound: moving a group costs
+// more than computing it). The held 50/50 split moves only its halos (0.2 N units a device, which
+// keeps one device alone, 1.43 times the split's time, a candidate to measure); a probe of one
+// device alone moves half the grid there, and the next split moves it back.
+Scenario stencilOnEqualDevices(double MigrationUnits);
+
 Scenario withNoise(Scenario S, double Noise, std::uint32_t Seed);
 // Shared: machine load common to all devices of a launch; Own: each device's own noise.
 Scenario withSharedNoise(Scenario S, double Shared, double Own, std::uint32_t Seed);

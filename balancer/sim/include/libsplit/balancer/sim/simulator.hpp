@@ -43,6 +43,13 @@ struct Scenario {
   // runtime sends each device only for the slices it ran. Not part of makespan(): it is not paid
   // by a split held from launch to launch.
   double MigrationPerGroup = 0.0;
+  // With MigrationPerGroup: each launch writes its groups' data, so a device that runs a group
+  // takes it from every other (a stencil's grid), instead of every device keeping what it got.
+  bool WritesMoveData = false;
+  // With MigrationPerGroup: each probe is priced before it runs, as the runtime prices it
+  // (Balancer::postponeProbe): the groups its devices lack beyond what the held split's lack,
+  // moved there and back.
+  bool PriceProbes = false;
   std::uint32_t Seed = 1;
   bool TimeVarying = false;      // the optimum differs from launch to launch
   bool SeparateHardware = false; // told to the balancer (Balancer::propose)
@@ -50,6 +57,11 @@ struct Scenario {
   // passes 1 for devices of the app's device's type and 0 for the others.
   std::vector<double> FirstWeights;
 };
+
+// What a probe split costs beyond the held one when a group a device lacks costs
+// MigrationPerGroup there and as much back (Scenario::PriceProbes); Holds[device][group].
+double probePrice(const Scenario &S, const std::vector<std::vector<bool>> &Holds,
+                  const Split &Probe, const Split &Held);
 
 // Noise-free time of the slowest device; Groups in device order, slices contiguous from 0.
 double makespan(const Scenario &S, const std::vector<std::uint64_t> &Groups, std::uint64_t Launch);
