@@ -42,11 +42,12 @@ bool Balancer::postponeProbe(const LaunchKey &Key, double Seconds) {
 }
 
 ObserveStatus Balancer::observe(const LaunchKey &Key,
-                                const std::vector<DeviceMeasurement> &Measurements) {
+                                const std::vector<DeviceMeasurement> &Measurements,
+                                bool ChosenByCaller) {
   auto It = Keys.find(Key);
   if (It == Keys.end())
     return ObserveStatus::UnknownKey;
-  return It->second.State->observe(Measurements);
+  return It->second.State->observe(Measurements, ChosenByCaller);
 }
 
 std::optional<KeyTrace> Balancer::trace(const LaunchKey &Key) const {

@@ -153,7 +153,8 @@ double KeyBalancer::spread(const Eigen::VectorXd &Values, const Launch &L) const
   return (Max - Min) / (Sum / Count);
 }
 
-ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measurements) {
+ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measurements,
+                                   bool ChosenByCaller) {
   if (Measurements.size() != Devices.size())
     return ObserveStatus::Malformed;
   std::uint64_t Total = 0;
@@ -198,10 +199,22 @@ ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measure
   sampleSpreadNoise(L);
   ++Launches;
   LastSpread = std::max(0.0, spread(L.Seconds, L));
-  if (!Matches)
-    return ObserveStatus::Mismatch;
   if (State == Phase::Fixed)
+    return Matches ? ObserveStatus::Accepted : ObserveStatus::Mismatch;
+  if (!Matches) {
+    if (!ChosenByCaller || NextPurpose != LaunchPurpose::Balance)
+      return ObserveStatus::Mismatch;
+    // The caller keeps the cut where its data is: proposing another would only make it price
+    // that cut against its own again at every launch. The split that ran is held, and judged as
+    // any held split is (a drift resumes the search).
+    for (std::size_t I = 0; I < Devices.size(); ++I)
+      if (L.Groups[I] > 0)
+        Devices[I].Active = true;
+    ++Adoptions;
+    enterHold(L.Shares, &L);
+    prepare();
     return ObserveStatus::Accepted;
+  }
 
   LaunchPurpose Purpose = NextPurpose;
   NextPurpose = LaunchPurpose::Balance;
@@ -870,6 +883,7 @@ KeyTrace KeyBalancer::trace() const {
   T.Resumes = Resumes;
   T.Refinements = Refinements;
   T.PostponedProbes = PostponedProbes;
+  T.Adoptions = Adoptions;
   T.LastSpread = LastSpread;
   T.NoiseEstimate = Noise.value();
   T.SpreadNoiseEstimate = SpreadNoise.value();

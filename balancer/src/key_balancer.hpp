@@ -39,7 +39,8 @@ public:
   std::size_t deviceCount() const { return Devices.size(); }
   std::uint64_t numGroups() const { return NumGroups; }
   const Split &proposal() const { return Next; }
-  ObserveStatus observe(const std::vector<DeviceMeasurement> &Measurements);
+  ObserveStatus observe(const std::vector<DeviceMeasurement> &Measurements,
+                        bool ChosenByCaller = false);
   // See Balancer::postponeProbe.
   bool postponeProbe(double Seconds);
   KeyTrace trace() const;
@@ -136,6 +137,7 @@ private:
   // Config.ProbeBudget of every launch's makespan, less the prices of the probes that ran.
   double ProbeCredit = 0.0;
   unsigned PostponedProbes = 0;
+  unsigned Adoptions = 0; // splits the caller chose instead of the proposal, held since
   Split Next;
 
   std::unique_ptr<ShareSolver> Solver;

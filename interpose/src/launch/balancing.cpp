@@ -112,9 +112,10 @@ std::vector<double> LaunchBalancer::simulatedShares(const std::vector<std::strin
 }
 
 void LaunchBalancer::observe(const balancer::LaunchKey &Key,
-                             const std::vector<balancer::DeviceMeasurement> &Measurements) {
+                             const std::vector<balancer::DeviceMeasurement> &Measurements,
+                             bool ChosenByCaller) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  const balancer::ObserveStatus Status = Engine.observe(Key, Measurements);
+  const balancer::ObserveStatus Status = Engine.observe(Key, Measurements, ChosenByCaller);
   if (Status != balancer::ObserveStatus::Accepted)
     Log.debug(config::DebugCategory::Balance, "balancer ignored a measurement of ",
               balancer::describe(Key), " (status ", static_cast<int>(Status), ")");

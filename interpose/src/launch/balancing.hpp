@@ -29,7 +29,8 @@ public:
                           const std::vector<std::string> &DeviceNames,
                           const std::vector<double> &FirstWeights, bool SeparateHardware);
   void observe(const balancer::LaunchKey &Key,
-               const std::vector<balancer::DeviceMeasurement> &Measurements);
+               const std::vector<balancer::DeviceMeasurement> &Measurements,
+               bool ChosenByCaller = false);
   // Balancer::postponeProbe; a probe is never postponed while LIBSPLIT_SIMULATED_SHARES replaces
   // the measured times (its transfers are free there).
   bool postponeProbe(const balancer::LaunchKey &Key, double Seconds);

@@ -73,7 +73,12 @@ void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels
       Measured[D].BytesMoved = S.BytesIn + S.BytesOut;
     }
   }
-  S.Balancer.observe(Key, Measured);
+  // Slices other than the proposal's: the cut that keeps the data where it is (cut_choice.hpp).
+  bool Chosen = false;
+  for (size_t D = 0; D < Devices.size() && D < Proposal.Slices.size(); ++D)
+    Chosen = Chosen || Measured[D].Groups != Proposal.Slices[D].Groups ||
+             (Measured[D].Groups > 0 && Measured[D].FirstGroup != Proposal.Slices[D].FirstGroup);
+  S.Balancer.observe(Key, Measured, Chosen);
   if (Rates)
     for (const Slice &S : Slices) {
       Rates->observe(S.Device->Index, S.KernelSeconds, S.EndGroup - S.FirstGroup);

@@ -79,6 +79,31 @@ TEST_CASE("observe rejects what it cannot use", "[api]") {
   CHECK(B.trace(K)->Launches == 2);
 }
 
+TEST_CASE("a split the caller chose instead of the proposal is held from then on", "[api]") {
+  Balancer B;
+  LaunchKey K = key("k");
+  Split S = B.propose(K, 10, 2);
+  REQUIRE(S.Slices[0].Groups == 5);
+  // The caller kept its data's cut, 6 | 4, instead of 5 | 5.
+  std::vector<DeviceMeasurement> Chosen = measure(S, {1.2e-6, 0.8e-6});
+  Chosen[0].Groups = 6;
+  Chosen[1].Groups = 4;
+  Chosen[1].FirstGroup = 6;
+  CHECK(B.observe(K, Chosen, true) == ObserveStatus::Accepted);
+  const Split Next = B.propose(K, 10, 2);
+  CHECK(Next.Slices[0].Groups == 6);
+  CHECK(Next.Slices[1].Groups == 4);
+  CHECK(B.trace(K)->Converged);
+  CHECK(B.trace(K)->Adoptions == 1);
+  // The fixed strategies keep their shares: another split stays a mismatch.
+  BalancerConfig Uniform;
+  Uniform.Kind = Strategy::Uniform;
+  Balancer Fixed(Uniform);
+  Fixed.propose(K, 10, 2);
+  CHECK(Fixed.observe(K, Chosen, true) == ObserveStatus::Mismatch);
+  CHECK(Fixed.propose(K, 10, 2).Slices[0].Groups == 5);
+}
+
 TEST_CASE("a new group count or device count restarts the key", "[api]") {
   Balancer B;
   LaunchKey K = key("k");

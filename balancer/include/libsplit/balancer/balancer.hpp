@@ -66,7 +66,12 @@ public:
   bool postponeProbe(const LaunchKey &Key, double Seconds);
 
   // What the devices took for the split the last propose returned, one entry per device.
-  ObserveStatus observe(const LaunchKey &Key, const std::vector<DeviceMeasurement> &Measurements);
+  // ChosenByCaller: the caller ran another split than the proposal's by its own choice (its data
+  // affinity kept the cut where the data is): measured, and held from then on, so that the next
+  // proposals are that split (and the caller need not override them again) until its
+  // measurements move the balancer off it. Without it another split is a Mismatch.
+  ObserveStatus observe(const LaunchKey &Key, const std::vector<DeviceMeasurement> &Measurements,
+                        bool ChosenByCaller = false);
 
   std::optional<KeyTrace> trace(const LaunchKey &Key) const;
   // Whether the balancer has anything for Key: launches of it, or shares seeded for it.

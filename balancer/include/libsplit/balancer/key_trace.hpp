@@ -32,6 +32,7 @@ struct KeyTrace {
   unsigned Resumes = 0;         // times the search restarted after converging
   unsigned Refinements = 0;     // corrections made while holding
   unsigned PostponedProbes = 0; // probes put off because their price exceeded the probe credit
+  unsigned Adoptions = 0;       // splits the caller ran instead of the proposal, then held
   // Last launch, per device (0 for a device that ran nothing).
   std::vector<double> LastSeconds; // kernel + transfer
   std::vector<double> LastKernelSeconds;
