@@ -212,6 +212,8 @@ ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measure
         Devices[I].Active = true;
     ++Adoptions;
     enterHold(L.Shares, &L);
+    Adopted = true;
+    AdoptedSpread = std::max(0.0, spread(L.Seconds, L));
     prepare();
     return ObserveStatus::Accepted;
   }
@@ -238,6 +240,8 @@ ObserveStatus KeyBalancer::observe(const std::vector<DeviceMeasurement> &Measure
 
 void KeyBalancer::enterSearch() {
   State = Phase::Search;
+  Adopted = false;
+  AdoptedSpread = 0.0;
   Iterations = 0;
   Solver->reset();
   Damping.reset(0);
@@ -347,6 +351,8 @@ bool KeyBalancer::dropSmallShares(Eigen::VectorXd &Proposed) {
 
 void KeyBalancer::enterHold(const Eigen::VectorXd &Held, const Launch *Measured) {
   State = Phase::Hold;
+  Adopted = false;
+  AdoptedSpread = 0.0;
   Shares = Held;
   MakespanWindow.clear();
   HeldTransfers.clear();
@@ -451,7 +457,8 @@ void KeyBalancer::holdStep(const Launch &L) {
       searchStep(L);
       return;
     }
-    refineIfSignificant();
+    if (!Adopted)
+      refineIfSignificant();
   }
   scheduleProbes();
 }
@@ -475,7 +482,9 @@ bool KeyBalancer::driftDetected(const Launch &L) {
   L.Seconds.maxCoeff(&Slowest);
   // The threshold is above the noise band; noise also makes a random device the slowest, while
   // a real drift keeps the same one slow.
-  if (spread(L.Seconds, L) > resumeThreshold())
+  // An adopted split's own imbalance widens the band by as much, and by the resume threshold's
+  // share of it (the spread of one launch it was measured from is as noisy as any).
+  if (spread(L.Seconds, L) > resumeThreshold() + AdoptedSpread * (1.0 + resumeThreshold()))
     OverCount = static_cast<std::size_t>(Slowest) == LastSlowest ? OverCount + 1 : 1;
   else
     OverCount = 0;

@@ -138,6 +138,11 @@ private:
   double ProbeCredit = 0.0;
   unsigned PostponedProbes = 0;
   unsigned Adoptions = 0; // splits the caller chose instead of the proposal, held since
+  // The held split is one the caller chose (its data affinity), imbalanced by this spread when it
+  // did: only a spread beyond it is a drift, and no correcting step is proposed (the caller
+  // would refuse it again).
+  bool Adopted = false;
+  double AdoptedSpread = 0.0;
   Split Next;
 
   std::unique_ptr<ShareSolver> Solver;

@@ -82,7 +82,7 @@ double probeSeconds(double ProbeBytes, double HeldBytes, double LinkBytesPerSeco
 
 std::size_t cheapestCut(const std::vector<CutCandidate> &Candidates,
                         const std::vector<double> &SecondsPerGroup, double LinkBytesPerSecond,
-                        const AffinitySettings &Settings) {
+                        const AffinitySettings &Settings, std::optional<std::size_t> Owner) {
   if (Candidates.empty())
     return 0;
   const double First = predictedSeconds(Candidates.front(), SecondsPerGroup, LinkBytesPerSecond);
@@ -95,6 +95,11 @@ std::size_t cheapestCut(const std::vector<CutCandidate> &Candidates,
       BestSeconds = Seconds;
     }
   }
+  if (Owner && *Owner < Candidates.size() && *Owner != Best &&
+      !(BestSeconds <
+        (1.0 - Settings.OwnerMargin) *
+            predictedSeconds(Candidates[*Owner], SecondsPerGroup, LinkBytesPerSecond)))
+    return *Owner;
   return BestSeconds < (1.0 - Settings.Margin) * First ? Best : 0;
 }
 

@@ -51,7 +51,7 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   planner::CutCandidate Twice = Candidates.front();
   for (double &Bytes : Twice.Bytes)
     Bytes *= 2;
-  if (!planner::worthOtherCuts(Twice, Rates, Link, 0.0))
+  if (SeparateHardware && !planner::worthOtherCuts(Twice, Rates, Link, 0.0))
     return;
   // Owner computes: the cut that keeps the split of the buffer the launch writes most. Where the
   // balancer's keeps it, what it moves (a stencil's halo) no other cut saves: nothing is priced.
@@ -69,12 +69,18 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     if (const size_t Last = History.lastCut();
         Last > 0 && Last < Groups && std::find(Cuts.begin(), Cuts.end(), Last) == Cuts.end())
       Cuts.push_back(Last);
+    // Each other cut costs a plan as long as the balancer's took: the grid only where the bytes
+    // at stake are worth that.
+    if (!planner::worthOtherCuts(Owner ? Twice : Candidates.front(), Rates, Link,
+                                 PlanSeconds * static_cast<double>(Cuts.size() + 1)))
+      Cuts.clear();
   }
+  // The owner's cut is priced whenever the bytes are worth it (above), whatever planning the
+  // balancer's cut took: a plan slowed once by the host must not let a cut through that moves a
+  // stencil's grid (every launch after it then chases the data).
   if (Owner && std::find(Cuts.begin(), Cuts.end(), *Owner) == Cuts.end())
     Cuts.push_back(*Owner);
-  // Each other cut costs a plan as long as the balancer's took.
-  if (Cuts.empty() || !planner::worthOtherCuts(Owner ? Twice : Candidates.front(), Rates, Link,
-                                               PlanSeconds * static_cast<double>(Cuts.size())))
+  if (Cuts.empty())
     return;
   std::vector<std::vector<Slice>> CutSlices{Slices};
   std::vector<std::map<Buffer *, BufferPlan>> CutPlans;
@@ -87,11 +93,14 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     Candidates.push_back(candidate(Other, CutPlans.back()));
     CutSlices.push_back(std::move(Other));
   }
+  std::optional<size_t> OwnerIndex;
   if (Owner)
     for (size_t C = 0; C < CutSlices.size(); ++C)
-      if (CutSlices[C][0].EndGroup == *Owner)
+      if (CutSlices[C][0].EndGroup == *Owner) {
         planner::chargeReturnTrips(Candidates, C);
-  const size_t Best = planner::cheapestCut(Candidates, Rates, Link);
+        OwnerIndex = C;
+      }
+  const size_t Best = planner::cheapestCut(Candidates, Rates, Link, {}, OwnerIndex);
   if (Best == 0)
     return;
   servicesOf(K).Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": cut at work-group ",

@@ -104,6 +104,44 @@ TEST_CASE("a split the caller chose instead of the proposal is held from then on
   CHECK(Fixed.propose(K, 10, 2).Slices[0].Groups == 5);
 }
 
+TEST_CASE("an adopted split's own imbalance is no drift; a larger one is", "[api]") {
+  Balancer B;
+  LaunchKey K = key("k");
+  Split S = B.propose(K, 512, 2);
+  // A stencil's halo makes the first device's part twice as slow at the caller's even cut, which
+  // it keeps (moving the cut would move the grid): the balancer proposed another cut.
+  auto measured = [](const Split &At, double FirstSlower) {
+    std::vector<DeviceMeasurement> M = measure(At, {1e-7, 1e-7});
+    M[0].Groups = 256;
+    M[1].Groups = 256;
+    M[1].FirstGroup = 256;
+    M[0].KernelSeconds = 256 * 1e-7;
+    M[1].KernelSeconds = 256 * 1e-7;
+    M[0].TransferSeconds = FirstSlower * 256 * 1e-7;
+    return M;
+  };
+  B.observe(K, measure(S, {2e-7, 1e-7}));
+  S = B.propose(K, 512, 2);
+  REQUIRE(S.Slices[0].Groups != 256);
+  CHECK(B.observe(K, measured(S, 1.0), true) == ObserveStatus::Accepted);
+  for (int Launch = 0; Launch < 50; ++Launch) {
+    S = B.propose(K, 512, 2);
+    // A probe would move half the grid: the caller's price postpones it.
+    if (S.Purpose != LaunchPurpose::Balance && B.postponeProbe(K, 1.0))
+      S = B.propose(K, 512, 2);
+    REQUIRE(S.Slices[0].Groups == 256);
+    REQUIRE(S.Purpose == LaunchPurpose::Balance);
+    // The same imbalance, give or take a few percent: held, no correcting step either.
+    REQUIRE(B.observe(K, measured(S, Launch % 2 ? 1.05 : 0.95)) == ObserveStatus::Accepted);
+  }
+  CHECK(B.trace(K)->Resumes == 0);
+  CHECK(B.trace(K)->Refinements == 0);
+  // The first device turns much slower: a drift, the search resumes.
+  for (int Launch = 0; Launch < 3; ++Launch)
+    B.observe(K, measured(B.propose(K, 512, 2), 4.0));
+  CHECK(B.trace(K)->Resumes == 1);
+}
+
 TEST_CASE("a new group count or device count restarts the key", "[api]") {
   Balancer B;
   LaunchKey K = key("k");

@@ -95,3 +95,18 @@ TEST_CASE("a probe is priced by what it moves beyond the held split, there and b
   // No rate known: nothing to price with.
   CHECK(probeSeconds(1e6, 0.0, 0.0) == 0.0);
 }
+
+TEST_CASE("the owner's cut wins unless another is clearly cheaper", "[planner][affinity]") {
+  const std::vector<double> PerGroup{1e-6, 1e-6};
+  const double Link = 1e9;
+  // The balancer's even cut: 20 us of kernel and 0.5 us of bytes on the second device; the
+  // owner's moves nothing but is one work-group less even: 21 us, 2.4% dearer.
+  const std::vector<CutCandidate> Close{{{20, 20}, {0.0, 0.5e3}}, {{21, 19}, {0.0, 0.0}}};
+  CHECK(cheapestCut(Close, PerGroup, Link) == 0);
+  CHECK(cheapestCut(Close, PerGroup, Link, {}, 1) == 1);
+  // Far more even elsewhere: the owner's cut loses.
+  const std::vector<CutCandidate> Far{{{20, 20}, {0.0, 2e3}}, {{30, 10}, {0.0, 0.0}}};
+  CHECK(cheapestCut(Far, PerGroup, Link, {}, 1) == 0);
+  // An owner index out of range changes nothing.
+  CHECK(cheapestCut(Close, PerGroup, Link, {}, 7) == 0);
+}

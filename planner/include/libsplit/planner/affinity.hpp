@@ -36,6 +36,10 @@ struct AffinitySettings {
   std::size_t Grid = 8;
   // Another cut replaces the balancer's only this much cheaper.
   double Margin = 0.02;
+  // The owner's cut wins unless another is this much cheaper: what keeping the data where it is
+  // saves later (the next kernels over the buffer, the next steps) is not in its price, and
+  // where the cuts' prices are that close the measured rates' noise decides between them.
+  double OwnerMargin = 0.1;
 };
 
 // The seconds of a candidate: its slowest device's work-groups at SecondsPerGroup, plus its
@@ -79,9 +83,11 @@ void chargeReturnTrips(std::vector<CutCandidate> &Candidates, std::size_t Owner)
 double probeSeconds(double ProbeBytes, double HeldBytes, double LinkBytesPerSecond);
 
 // Which of Candidates (the balancer's first) to run: the cheapest by predictedSeconds where it
-// is Margin cheaper than the first, else 0.
+// is Margin cheaper than the first, else 0; but Owner (the owner's cut, when one is priced)
+// wherever no candidate is OwnerMargin cheaper than it.
 std::size_t cheapestCut(const std::vector<CutCandidate> &Candidates,
                         const std::vector<double> &SecondsPerGroup, double LinkBytesPerSecond,
-                        const AffinitySettings &Settings = {});
+                        const AffinitySettings &Settings = {},
+                        std::optional<std::size_t> Owner = std::nullopt);
 
 } // namespace libsplit::planner
