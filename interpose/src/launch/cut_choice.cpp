@@ -23,9 +23,13 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
                       const analysis::LaunchArgs &Scalars, std::vector<Slice> &Slices,
                       std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds,
                       bool SeparateHardware) {
-  if (Devices.size() != 2 || Slices.size() != 2 || Slices[0].Device != Devices[0] || !Regions ||
-      Groups < 3)
+  // Two parts, whatever other devices the launch could use (a CPU that joins once its program
+  // is built, dropped by the balancer): the cut between the two devices that have work.
+  if (Slices.size() != 2 || !Regions || Groups < 3 ||
+      std::find(Devices.begin(), Devices.end(), Slices[0].Device) >
+          std::find(Devices.begin(), Devices.end(), Slices[1].Device))
     return;
+  const std::vector<ExecDevice *> Two{Slices[0].Device, Slices[1].Device};
   const bool PeerCopy = servicesOf(K).Settings.PeerCopy;
   auto candidate = [PeerCopy](const std::vector<Slice> &Of,
                               const std::map<Buffer *, BufferPlan> &With) {
@@ -36,8 +40,8 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     return C;
   };
   SliceHistory &History = *K.sliceHistory();
-  const std::vector<double> Rates = History.of({Devices[0]->Index, Devices[1]->Index});
-  const double Link = History.linkBytesPerSecond({Devices[0]->Index, Devices[1]->Index},
+  const std::vector<double> Rates = History.of({Two[0]->Index, Two[1]->Index});
+  const double Link = History.linkBytesPerSecond({Two[0]->Index, Two[1]->Index},
                                                  planner::GuardSettings().LinkBytesPerSecond);
   std::vector<planner::CutCandidate> Candidates{candidate(Slices, Plans)};
   struct NoteCut {
@@ -88,7 +92,7 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     if (Cut == Proposed)
       continue;
     const double Share = static_cast<double>(Cut) / static_cast<double>(Groups);
-    std::vector<Slice> Other{{Devices[0], 0, Cut, Share}, {Devices[1], Cut, Groups, 1.0 - Share}};
+    std::vector<Slice> Other{{Two[0], 0, Cut, Share}, {Two[1], Cut, Groups, 1.0 - Share}};
     CutPlans.push_back(planBuffers(Facts, R, Other, Regions, Range, Scalars, Dim));
     Candidates.push_back(candidate(Other, CutPlans.back()));
     CutSlices.push_back(std::move(Other));
