@@ -58,11 +58,20 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   if (SeparateHardware && !planner::worthOtherCuts(Twice, Rates, Link, 0.0))
     return;
   // Owner computes: the cut that keeps the split of the buffer the launch writes most. Where the
-  // balancer's keeps it, what it moves (a stencil's halo) no other cut saves: nothing is priced.
+  // balancer's keeps it and the splits of what the launch reads, what it moves (a stencil's
+  // halo) no other cut saves: nothing is priced.
   const std::optional<size_t> Owner =
       ownerCut(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
-  if (Owner == Proposed)
-    return;
+  // Where it keeps the split of what the launch writes, the buffers it only reads may still be
+  // divided elsewhere (kernels that share them, each held at its own cut): the cuts that keep
+  // those are priced as they are, with no preference (moving to one is for good: the balancer
+  // holds the cut the launch ran).
+  std::vector<size_t> ReadCuts;
+  if (Owner == Proposed) {
+    ReadCuts = readEdgeCuts(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
+    if (ReadCuts.empty())
+      return;
+  }
   std::vector<size_t> Cuts;
   // Devices that share cores slow each other down, which a cut's price by each one's rate alone
   // does not see (on PoCL's pair, grid cuts that moved less ran LU slower): there, only the
@@ -82,8 +91,11 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   // The owner's cut is priced whenever the bytes are worth it (above), whatever planning the
   // balancer's cut took: a plan slowed once by the host must not let a cut through that moves a
   // stencil's grid (every launch after it then chases the data).
-  if (Owner && std::find(Cuts.begin(), Cuts.end(), *Owner) == Cuts.end())
+  if (Owner && *Owner != Proposed && std::find(Cuts.begin(), Cuts.end(), *Owner) == Cuts.end())
     Cuts.push_back(*Owner);
+  for (size_t Cut : ReadCuts)
+    if (std::find(Cuts.begin(), Cuts.end(), Cut) == Cuts.end())
+      Cuts.push_back(Cut);
   if (Cuts.empty())
     return;
   std::vector<std::vector<Slice>> CutSlices{Slices};
@@ -98,7 +110,7 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     CutSlices.push_back(std::move(Other));
   }
   std::optional<size_t> OwnerIndex;
-  if (Owner)
+  if (Owner && *Owner != Proposed)
     for (size_t C = 0; C < CutSlices.size(); ++C)
       if (CutSlices[C][0].EndGroup == *Owner) {
         planner::chargeReturnTrips(Candidates, C);

@@ -28,6 +28,30 @@ size_t lowestWrite(const std::vector<analysis::ArgRegions> &Used, const LaunchRe
   return Lowest;
 }
 
+// Where a two-part launch's reads of a buffer meet: the middle between the end of what the first
+// part reads and the lowest byte the second reads (a stencil's halos overlap by as much on each
+// side of its split); SIZE_MAX where either reads none of it.
+size_t readsMeet(const RangeSet &First, const RangeSet &Second) {
+  if (First.empty() || Second.empty())
+    return SIZE_MAX;
+  return (First.spans().back().End + Second.spans().front().Begin) / 2;
+}
+
+// The root bytes of Root that a slice reads (Used: its evaluated regions).
+RangeSet readsOf(const std::vector<analysis::ArgRegions> &Used, const LaunchRequest &R,
+                 const Buffer *Root) {
+  RangeSet Read;
+  for (size_t ArgIndex = 0; ArgIndex < R.Args.size() && ArgIndex < Used.size(); ++ArgIndex) {
+    const KernelArg &A = R.Args[ArgIndex];
+    if (A.What != KernelArg::Kind::Buffer || &A.Mem->root() != Root)
+      continue;
+    if (Used[ArgIndex].ReadWhole)
+      return wholeOf(*A.Mem);
+    Read.add(toRoot(Used[ArgIndex].Read, *A.Mem));
+  }
+  return Read;
+}
+
 } // namespace
 
 bool heldWhollyOn(const LaunchRequest &R, const ExecDevice &Device) {
@@ -87,6 +111,36 @@ std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest 
   if (ProposedStart >= Edge && (Proposed <= 1 || startAt(Proposed - 1) < Edge))
     return Proposed;
   return planner::cutAtEdge(1, Groups - 1, Edge, startAt);
+}
+
+std::vector<size_t> readEdgeCuts(const CompiledKernel &Facts, const LaunchRequest &R,
+                                 const std::map<Buffer *, BufferPlan> &Plans,
+                                 const analysis::NDRange &Range,
+                                 const analysis::LaunchArgs &Scalars, cl_uint Dim, size_t Groups,
+                                 size_t Proposed) {
+  std::vector<size_t> Cuts;
+  for (const auto &[Root, P] : Plans) {
+    if (P.Writes || !Root->splitEdge() || P.Need.size() != 2)
+      continue;
+    Buffer *Read = Root;
+    const size_t Edge = *Root->splitEdge();
+    auto meetAt = [&](size_t Cut) {
+      return readsMeet(
+          readsOf(analysis::evaluateSlice(Facts.Regions, Range, Scalars, {Dim, 0, Cut}), R, Read),
+          readsOf(analysis::evaluateSlice(Facts.Regions, Range, Scalars, {Dim, Cut, Groups}), R,
+                  Read));
+    };
+    // The balancer's cut, from its plan: its parts' reads meet at or past the edge, and one
+    // work-group lower they would not.
+    const size_t AtProposed = readsMeet(P.Need[0], P.Need[1]);
+    if (AtProposed == SIZE_MAX ||
+        (AtProposed >= Edge && (Proposed <= 1 || meetAt(Proposed - 1) < Edge)))
+      continue;
+    const std::optional<size_t> Cut = planner::cutAtEdge(1, Groups - 1, Edge, meetAt);
+    if (Cut && *Cut != Proposed && std::find(Cuts.begin(), Cuts.end(), *Cut) == Cuts.end())
+      Cuts.push_back(*Cut);
+  }
+  return Cuts;
 }
 
 void noteSplitEdges(const std::map<Buffer *, BufferPlan> &Plans, size_t SliceCount) {

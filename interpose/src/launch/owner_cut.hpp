@@ -27,6 +27,18 @@ std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest 
                                const analysis::NDRange &Range, const analysis::LaunchArgs &Scalars,
                                cl_uint Dim, size_t Groups, size_t Proposed);
 
+// Kernels that share buffers, each held at its own cut by its own balancer, move the bytes
+// between their cuts at every launch: the cuts of a two-device launch (other than Proposed, the
+// balancer's, planned in Plans) that keep the division of a buffer it only reads where another
+// launch's split left it (Buffer::splitEdge): where its two parts' reads of that buffer meet at
+// the edge. Empty where Proposed keeps every such division (one evaluation of the regions per
+// buffer says so). Data lock held.
+std::vector<size_t> readEdgeCuts(const CompiledKernel &Facts, const LaunchRequest &R,
+                                 const std::map<Buffer *, BufferPlan> &Plans,
+                                 const analysis::NDRange &Range,
+                                 const analysis::LaunchArgs &Scalars, cl_uint Dim, size_t Groups,
+                                 size_t Proposed);
+
 // Whether Device holds every byte of R's buffer arguments.
 bool heldWhollyOn(const LaunchRequest &R, const ExecDevice &Device);
 

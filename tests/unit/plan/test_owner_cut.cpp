@@ -18,6 +18,10 @@ struct Stencil : libsplit::testing::StencilLaunch {
     REQUIRE(hasRegions(Facts, R));
   }
   ExecDevice &device(std::size_t I) const { return *Home->devices()[I]; }
+  std::vector<size_t> readEdgeCutsAt(std::size_t Proposed) const {
+    const auto Plans = plan(slices({0, Proposed, Groups}));
+    return readEdgeCuts(Facts, R, Plans, ndrangeOf(R), scalarsOf(R), 0, Groups, Proposed);
+  }
   std::optional<size_t> ownerCutAt(std::size_t Proposed) const {
     const auto Plans = plan(slices({0, Proposed, Groups}));
     return ownerCut(Facts, R, Plans, ndrangeOf(R), scalarsOf(R), 0, Groups, Proposed);
@@ -46,6 +50,22 @@ TEST_CASE("the owner's cut keeps the buffer's division, whatever the balancer pr
   CHECK(S.ownerCutAt(Groups / 2) == std::optional<size_t>(20));
   CHECK(S.ownerCutAt(3) == std::optional<size_t>(20));
   CHECK(S.ownerCutAt(Groups - 1) == std::optional<size_t>(20));
+}
+
+TEST_CASE("the cuts that keep the divisions of the buffers a launch only reads") {
+  Stencil S;
+  // Nothing divided yet: nothing to keep.
+  CHECK(S.readEdgeCutsAt(Groups / 2).empty());
+  // Another kernel's split left in divided at work-group 20's first item.
+  S.In->setSplitEdge(20 * GroupItems * 4);
+  // The balancer's cut at 20 keeps it: its parts' reads (with the halo on each side) meet there.
+  CHECK(S.readEdgeCutsAt(20).empty());
+  CHECK(S.readEdgeCutsAt(Groups / 2) == std::vector<size_t>{20});
+  CHECK(S.readEdgeCutsAt(3) == std::vector<size_t>{20});
+  CHECK(S.readEdgeCutsAt(21) == std::vector<size_t>{20});
+  // A buffer the launch writes is the owner's cut's (ownerCut), not this one's.
+  S.Out->setSplitEdge(40 * GroupItems * 4);
+  CHECK(S.readEdgeCutsAt(Groups / 2) == std::vector<size_t>{20});
 }
 
 TEST_CASE("a launch too small to split runs where its data is, moving only its regions' bytes") {
