@@ -1,4 +1,4 @@
-// A balancer's probe priced before it runs (issue: probes priced as plans are): the bytes it
+// A balancer's probe priced before it runs, as a plan is priced: the bytes it
 // moves beyond the held split, there and back, at the rate the kernel's fetches ran at; a probe
 // the key's probe credit does not cover is postponed (Balancer::postponeProbe).
 #pragma once
