@@ -127,13 +127,19 @@ Scenario probeMovesData() {
   return S;
 }
 
+// A cost each device pays only when the launch of NumGroups is split: Units units per group of
+// the whole launch (a merge, a halo's exchange).
+static TimeModel whenSplit(std::uint64_t NumGroups, double Units) {
+  return [NumGroups, Units](std::uint64_t Groups, std::uint64_t, std::uint64_t) {
+    return Groups > 0 && Groups < NumGroups ? Units * static_cast<double>(NumGroups) * Unit : 0.0;
+  };
+}
+
 Scenario mergeCost() {
   Scenario S;
   S.Name = "merge-no-pay";
   S.NumGroups = 1000;
-  TimeModel Merge = [N = S.NumGroups](std::uint64_t Groups, std::uint64_t, std::uint64_t) {
-    return Groups > 0 && Groups < N ? 0.6 * static_cast<double>(N) * Unit : 0.0;
-  };
+  TimeModel Merge = whenSplit(S.NumGroups, 0.6);
   S.Devices.push_back({"fast", linear(1.0), Merge});
   S.Devices.push_back({"slow", linear(0.5), Merge});
   return S;
@@ -144,9 +150,7 @@ Scenario stencilOnEqualDevices(double MigrationUnits) {
   S.Name = "stencil-equal-devices";
   S.NumGroups = 1000;
   // Split, each device also exchanges its halo and waits for the other's: 0.2 N units.
-  TimeModel Halo = [N = S.NumGroups](std::uint64_t Groups, std::uint64_t, std::uint64_t) {
-    return Groups > 0 && Groups < N ? 0.2 * static_cast<double>(N) * Unit : 0.0;
-  };
+  TimeModel Halo = whenSplit(S.NumGroups, 0.2);
   S.Devices.push_back({"gpu0", linear(1.0), Halo});
   S.Devices.push_back({"gpu1", linear(1.0), Halo});
   S.MigrationPerGroup = MigrationUnits * Unit;

@@ -58,14 +58,13 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   if (SeparateHardware && !planner::worthOtherCuts(Twice, Rates, Link, 0.0))
     return;
   // Owner computes: the cut that keeps the split of the buffer the launch writes most. Where the
-  // balancer's keeps it and the splits of what the launch reads, what it moves (a stencil's
-  // halo) no other cut saves: nothing is priced.
+  // balancer's keeps it, the buffers the launch only reads may still be divided elsewhere
+  // (kernels that share them, each held at its own cut): the cuts that keep those are priced,
+  // with no preference (moving to one is for good: the balancer holds the cut the launch ran).
+  // Where the balancer's cut keeps every split, what it moves (a stencil's halo) no other cut
+  // saves: nothing is priced.
   const std::optional<size_t> Owner =
       ownerCut(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
-  // Where it keeps the split of what the launch writes, the buffers it only reads may still be
-  // divided elsewhere (kernels that share them, each held at its own cut): the cuts that keep
-  // those are priced as they are, with no preference (moving to one is for good: the balancer
-  // holds the cut the launch ran).
   std::vector<size_t> ReadCuts;
   if (Owner == Proposed) {
     ReadCuts = readEdgeCuts(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
@@ -73,15 +72,18 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
       return;
   }
   std::vector<size_t> Cuts;
+  auto add = [&Cuts, Proposed](size_t Cut) {
+    if (Cut != Proposed && std::find(Cuts.begin(), Cuts.end(), Cut) == Cuts.end())
+      Cuts.push_back(Cut);
+  };
   // Devices that share cores slow each other down, which a cut's price by each one's rate alone
   // does not see (on PoCL's pair, grid cuts that moved less ran LU slower): there, only the
   // owner's cut.
   if (SeparateHardware) {
     Cuts = planner::cutsToTry(Groups, Proposed);
     // The kernel's last cut: where its data mostly is, if the launch kept its shape.
-    if (const size_t Last = History.lastCut();
-        Last > 0 && Last < Groups && std::find(Cuts.begin(), Cuts.end(), Last) == Cuts.end())
-      Cuts.push_back(Last);
+    if (const size_t Last = History.lastCut(); Last > 0 && Last < Groups)
+      add(Last);
     // Each other cut costs a plan as long as the balancer's took: the grid only where the bytes
     // at stake are worth that.
     if (!planner::worthOtherCuts(Owner ? Twice : Candidates.front(), Rates, Link,
@@ -91,11 +93,10 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   // The owner's cut is priced whenever the bytes are worth it (above), whatever planning the
   // balancer's cut took: a plan slowed once by the host must not let a cut through that moves a
   // stencil's grid (every launch after it then chases the data).
-  if (Owner && *Owner != Proposed && std::find(Cuts.begin(), Cuts.end(), *Owner) == Cuts.end())
-    Cuts.push_back(*Owner);
+  if (Owner)
+    add(*Owner);
   for (size_t Cut : ReadCuts)
-    if (std::find(Cuts.begin(), Cuts.end(), Cut) == Cuts.end())
-      Cuts.push_back(Cut);
+    add(Cut);
   if (Cuts.empty())
     return;
   std::vector<std::vector<Slice>> CutSlices{Slices};
