@@ -73,8 +73,9 @@ int main(int argc, char **argv) {
   clReleaseKernel(Kernel);
   clReleaseProgram(Program);
   clReleaseCommandQueue(Queue);
-  clReleaseContext(Context);
   mark("release");
+  clReleaseContext(Context);
+  mark("release-ctx");
   std::printf("phase %-14s %.4f s (%s)\n", "total", Total.seconds(), Choice.Name.c_str());
   return Host[static_cast<size_t>(N) / 2] == 1.0f ? 0 : 1;
 }

@@ -65,6 +65,41 @@ void blockingAndNot(const Setup &S, cl_kernel AddOne) {
   clReleaseMemObject(Buffer);
 }
 
+// Non-blocking reads that ask no event (left running on the device's queue under libsplit):
+// each sees the buffer as of its place in the queue, not the write and kernel queued after it,
+// even where the app releases the buffer before they ran.
+void readsWithoutEvents(const Setup &S, cl_kernel AddOne) {
+  cl_mem Buffer = createBuffer(S.Context, CL_MEM_READ_WRITE, Bytes);
+  std::vector<cl_uint> Input = pattern(5), Next = pattern(6);
+  std::vector<cl_uint> First(N, 0), Second(N, 0), Head(16, 0);
+  show("blocking write",
+       clEnqueueWriteBuffer(S.Queue, Buffer, CL_TRUE, 0, Bytes, Input.data(), 0, nullptr, nullptr));
+  setArg(AddOne, 0, Buffer);
+  show("kernel",
+       clEnqueueNDRangeKernel(S.Queue, AddOne, 1, nullptr, &N, nullptr, 0, nullptr, nullptr));
+  show("non-blocking read, no event",
+       clEnqueueReadBuffer(S.Queue, Buffer, CL_FALSE, 0, Bytes, First.data(), 0, nullptr, nullptr));
+  show("non-blocking write, no event",
+       clEnqueueWriteBuffer(S.Queue, Buffer, CL_FALSE, 0, Bytes, Next.data(), 0, nullptr, nullptr));
+  show("kernel",
+       clEnqueueNDRangeKernel(S.Queue, AddOne, 1, nullptr, &N, nullptr, 0, nullptr, nullptr));
+  show("non-blocking read, no event", clEnqueueReadBuffer(S.Queue, Buffer, CL_FALSE, 0, Bytes,
+                                                          Second.data(), 0, nullptr, nullptr));
+  show("non-blocking partial read, no event",
+       clEnqueueReadBuffer(S.Queue, Buffer, CL_FALSE, Bytes - 64, 64, Head.data(), 0, nullptr,
+                           nullptr));
+  show("release the buffer", clReleaseMemObject(Buffer));
+  show("clFinish", clFinish(S.Queue));
+  bool FirstRight = true, SecondRight = true;
+  for (size_t I = 0; I < N; ++I) {
+    FirstRight = FirstRight && First[I] == Input[I] + 1;
+    SecondRight = SecondRight && Second[I] == Next[I] + 1;
+  }
+  say("first read sees the first kernel only: %s", yesNo(FirstRight));
+  say("second read sees the write and the second kernel: %s", yesNo(SecondRight));
+  say("partial read too: %s", yesNo(Head[0] == Next[N - 16] + 1 && Head[15] == Next[N - 1] + 1));
+}
+
 void gatedByAnotherThread(const Setup &S) {
   cl_mem Buffer = createBuffer(S.Context, CL_MEM_READ_WRITE, Bytes);
   std::vector<cl_uint> Input = pattern(3), Output(N, 7);
@@ -188,6 +223,7 @@ int main(int Argc, char **Argv) {
   cl_kernel AddOne = createKernel(Program, "add_one");
   say("== blocking and non-blocking");
   blockingAndNot(S, AddOne);
+  readsWithoutEvents(S, AddOne);
   say("== gated by another thread");
   gatedByAnotherThread(S);
   say("== argument checks");

@@ -414,6 +414,26 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
   return runOnDevices(std::move(Jobs));
 }
 
+bool Buffer::validOn(const ExecDevice &Device, size_t Offset, size_t Bytes) {
+  const size_t Base = rootOffset() + Offset;
+  return root().Valid.wholeOn(Device.Index, Base, Base + Bytes);
+}
+
+cl_int Buffer::readLater(ExecDevice &Device, size_t Offset, size_t Bytes, void *Destination) {
+  Buffer &Root = root();
+  MemoryServices &Services = Home->services();
+  Services.Deferred.settle(Destination, Bytes, DeferredWrites::Settle::BeforeWrite);
+  cl_int Error = CL_SUCCESS;
+  cl_mem Source = Root.realOn(Device, Error);
+  if (!Source)
+    return Error;
+  Device.Worker->runHere([&] {
+    Error = Services.Backend.read(Device.RealQueue, Source, false, rootOffset() + Offset, Bytes,
+                                  Destination);
+  });
+  return Error;
+}
+
 void Buffer::copyHostBytes(size_t Begin, size_t End, std::uint8_t *Out) {
   RangeSet FromStaging(Begin, End);
   for (const Deferred &D : Pending) {

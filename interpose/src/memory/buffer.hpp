@@ -128,6 +128,12 @@ public:
   // Copies [Offset, Offset + Bytes) of this buffer into Destination, from wherever each byte is
   // valid (device reads run in parallel).
   cl_int read(size_t Offset, size_t Bytes, void *Destination);
+  // Whether Device holds every byte of [Offset, Offset + Bytes) of this buffer.
+  bool validOn(const ExecDevice &Device, size_t Offset, size_t Bytes);
+  // The same copy where Device holds all of it (validOn): enqueued on Device's in-order queue
+  // without waiting, as a non-blocking read is natively; the bytes are in Destination once a
+  // later command of that queue has ended. The real buffer must stay alive until then.
+  cl_int readLater(ExecDevice &Device, size_t Offset, size_t Bytes, void *Destination);
   // Where the bytes of a host write come from.
   enum class HostSource {
     App,         // the app's memory: deferred (mprotect) or pushed at once (off) as configured
