@@ -21,6 +21,12 @@ std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate
   return Groups >= static_cast<double>(Remaining) ? Remaining : static_cast<std::size_t>(Groups);
 }
 
+double restSecondsAtLeast(std::size_t Remaining, std::size_t ChunkGroups, double Elapsed) {
+  if (ChunkGroups == 0 || !(Elapsed > 0.0))
+    return 0.0;
+  return static_cast<double>(Remaining) * Elapsed / static_cast<double>(ChunkGroups);
+}
+
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings) {
   return std::clamp<std::size_t>(Groups / std::max<std::size_t>(Settings.FirstChunkDivisor, 1), 1,
                                  std::max<std::size_t>(Groups, 1));

@@ -15,12 +15,17 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace libsplit {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// How often a launch whose first chunk runs looks whether that already tells it to open the
+// split devices (planner::restSecondsAtLeast).
+constexpr std::chrono::milliseconds OpenPoll{5};
 
 double secondsBetween(Clock::time_point From, Clock::time_point To) {
   return std::chrono::duration<double>(To - From).count();
@@ -45,6 +50,8 @@ struct Taker {
   std::vector<planner::ChunkSample> Samples;
   std::size_t RunningFirst = 0, RunningEnd = 0;
   Clock::time_point RunningSince;
+  // When the running chunk's kernel was enqueued (its data in): unset before.
+  std::optional<Clock::time_point> KernelSince;
   double KernelSeconds = 0.0, TransferSeconds = 0.0;
   std::uint64_t BytesIn = 0, BytesOut = 0;
   std::map<Buffer *, RangeSet> Need, Written; // over its chunks, root coordinates
@@ -87,6 +94,10 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
     if (cl_kernel Real = L.K->realWithArgs(Device, true, R.Args, Error)) {
       cl_event Done = nullptr;
       Enqueued = Clock::now();
+      {
+        std::lock_guard<std::mutex> Lock(S.Mutex);
+        S.Takers[Job.Taker].KernelSince = Enqueued;
+      }
       Error = enqueueSlice(Device, Real, *L.Facts, R, L.Dim, L.Groups, Job.FirstGroup, Job.EndGroup,
                            &Done);
       if (Error == CL_SUCCESS)
@@ -103,6 +114,7 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
     std::lock_guard<std::mutex> Lock(S.Mutex);
     Taker &T = S.Takers[Job.Taker];
     T.Busy = false;
+    T.KernelSince.reset();
     ++S.Ended;
     if (Error != CL_SUCCESS) {
       if (S.Error == CL_SUCCESS)
@@ -418,9 +430,22 @@ cl_int runChunked(const ChunkedLaunch &L) {
     }
     if (S.Error != CL_SUCCESS || (Lo >= Hi && !anyBusy()))
       break;
+    // The app's device's first chunk running long enough already tells that the launch pays
+    // for opening the split devices: they open now, not once it ends (they join once its rate
+    // is known, as before).
+    const Taker &First = S.Takers.front();
+    const bool FirstRuns = !OpenAsked && !L.Forced && Lo < Hi && First.Chunks == 0 && First.Busy;
+    if (FirstRuns && First.KernelSince) {
+      const double AtLeast =
+          planner::restSecondsAtLeast(Hi - Lo, First.RunningEnd - First.RunningFirst,
+                                      secondsBetween(*First.KernelSince, Clock::now()));
+      Lock.unlock();
+      L.OpenFor(AtLeast); // asked again with the measured rate once the chunk ends
+      Lock.lock();
+    }
     const std::uint64_t Seen = S.Ended;
-    if (Lo < Hi && MoreComing)
-      S.Changed.wait_for(Lock, std::chrono::milliseconds(1));
+    if (Lo < Hi && (MoreComing || FirstRuns))
+      S.Changed.wait_for(Lock, MoreComing ? std::chrono::milliseconds(1) : OpenPoll);
     else
       S.Changed.wait(Lock, [&] { return S.Ended != Seen || S.Error != CL_SUCCESS; });
   }

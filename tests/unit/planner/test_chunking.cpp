@@ -54,6 +54,26 @@ TEST_CASE("the first chunk is a small part of the launch, at least one group",
   CHECK(firstChunkGroups(1, S) == 1);
 }
 
+TEST_CASE("a long launch is known to be long before its first chunk ends", "[planner][chunking]") {
+  // A first chunk of 1,056 of 16,384 work-groups (the rest: 15,328) that will end after 0.278 s:
+  // at its end the rest is predicted to take 4.03 s. While it runs, the bound grows to that.
+  const double AtEnd = 15328.0 * 0.278 / 1056.0;
+  CHECK(restSecondsAtLeast(15328, 1056, 0.278) == Approx(AtEnd));
+  double Before = 0.0;
+  for (double T = 0.01; T < 0.278; T += 0.01) {
+    const double Bound = restSecondsAtLeast(15328, 1056, T);
+    CHECK(Bound > Before);
+    CHECK(Bound < AtEnd);
+    Before = Bound;
+  }
+  // Two seconds are known at 0.138 s, half way through the chunk.
+  CHECK(restSecondsAtLeast(15328, 1056, 0.138) >= 2.0);
+  CHECK(restSecondsAtLeast(15328, 1056, 0.130) < 2.0);
+  // Nothing known: nothing predicted.
+  CHECK(restSecondsAtLeast(15328, 1056, 0.0) == 0.0);
+  CHECK(restSecondsAtLeast(15328, 0, 1.0) == 0.0);
+}
+
 TEST_CASE("a device whose data arrives too late takes no chunk", "[planner][chunking]") {
   // A memory-bound kernel: the app's device would run the rest in 4 ms; the other device needs
   // 50 ms for its bytes.

@@ -42,6 +42,14 @@ std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate
 // The app's device's first chunk of a launch of Groups work-groups, nothing measured.
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings);
 
+// The seconds the rest of a launch (Remaining work-groups, the running chunk's not counted) is
+// predicted to take once the app's device's first chunk of ChunkGroups ends, as far as it is
+// known while that chunk still runs, Elapsed seconds after its kernel was enqueued: its rate can
+// only fall further, so the prediction at its end is at least this. A launch long enough to open
+// the split devices for is then known to be so before its first chunk ends, and they open that
+// much sooner.
+double restSecondsAtLeast(std::size_t Remaining, std::size_t ChunkGroups, double Elapsed);
+
 // The work-items a device holds at once, about: a GPU 2048 per compute unit (NVIDIA's limit per
 // multiprocessor), a CPU one work-group per core (ItemsPerGroup each).
 double residentItems(bool Gpu, unsigned ComputeUnits, std::size_t ItemsPerGroup);
