@@ -27,6 +27,18 @@ double restSecondsAtLeast(std::size_t Remaining, std::size_t ChunkGroups, double
   return static_cast<double>(Remaining) * Elapsed / static_cast<double>(ChunkGroups);
 }
 
+std::size_t saturatingGroups(std::size_t Resident, const std::vector<ChunkSample> &AppChunks) {
+  if (AppChunks.size() < 2)
+    return Resident;
+  const ChunkSample &First = AppChunks[0], &Second = AppChunks[1];
+  const double FirstGroups = static_cast<double>(First.End - First.First);
+  const double SecondGroups = static_cast<double>(Second.End - Second.First);
+  if (!(First.Seconds > 0.0) || !(FirstGroups > 0.0) || !(SecondGroups > FirstGroups))
+    return Resident;
+  const bool Throughput = Second.Seconds / First.Seconds >= 0.5 * SecondGroups / FirstGroups;
+  return Throughput ? std::min(Resident, First.End - First.First) : Resident;
+}
+
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings) {
   return std::clamp<std::size_t>(Groups / std::max<std::size_t>(Settings.FirstChunkDivisor, 1), 1,
                                  std::max<std::size_t>(Groups, 1));

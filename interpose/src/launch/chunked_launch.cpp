@@ -184,6 +184,16 @@ planner::ChunkCost costOn(const std::vector<Taker> &Takers, const ExecDevice &De
   return planner::ChunkCost::fit(Full.empty() ? All : Full);
 }
 
+// What Device needs at once to run the kernel at its rate (planner::saturatingGroups): as the
+// app's device's first chunks showed where it is of the same kind, else what it holds.
+std::size_t saturating(const std::vector<Taker> &Takers, const ExecDevice &Device,
+                       const LaunchRequest &R) {
+  const std::size_t Resident = residentGroups(Device, R);
+  const Taker &Home = Takers.front();
+  return sameKind(*Home.Device, Device) ? planner::saturatingGroups(Resident, Home.Samples)
+                                        : Resident;
+}
+
 } // namespace
 
 cl_int runChunked(const ChunkedLaunch &L) {
@@ -305,7 +315,8 @@ cl_int runChunked(const ChunkedLaunch &L) {
       // Each device's rate over what remains and when its running chunk ends, by the kernel's
       // cost along the index where its kind has run chunks, else by its rate.
       const auto Now = Clock::now();
-      const planner::ChunkCost Cost = costOn(S.Takers, *T.Device, residentGroups(*T.Device, R));
+      const planner::ChunkCost Cost =
+          costOn(S.Takers, *T.Device, saturating(S.Takers, *T.Device, R));
       auto rateOver = [&](const Taker &U, const planner::ChunkCost &C) {
         const double Seconds = C.seconds(Lo, Hi);
         return Seconds > 0.0 ? static_cast<double>(Remaining) / Seconds : U.rate();
@@ -321,7 +332,7 @@ cl_int runChunked(const ChunkedLaunch &L) {
             continue;
           Others += U.rate();
           const planner::ChunkCost UCost =
-              costOn(S.Takers, *U.Device, residentGroups(*U.Device, R));
+              costOn(S.Takers, *U.Device, saturating(S.Takers, *U.Device, R));
           planner::ChunkPeer Peer;
           Peer.Rate = rateOver(U, UCost);
           if (U.Busy) {
@@ -346,7 +357,9 @@ cl_int runChunked(const ChunkedLaunch &L) {
       Taking.SameTypeAsApp = sameType(*T.Device, *L.Home);
       Taking.ChunksDone = T.Chunks;
       Taking.Rate = rateOver(T, Cost);
-      Taking.Resident = residentGroups(*T.Device, R);
+      // A device's first chunk measures it full; later ones may shrink to what keeps it busy.
+      Taking.Resident =
+          T.Chunks == 0 ? residentGroups(*T.Device, R) : saturating(S.Takers, *T.Device, R);
       Taking.Cost = &Cost;
       planner::ChunkRound Round;
       Round.Lo = Lo;

@@ -74,6 +74,26 @@ TEST_CASE("a long launch is known to be long before its first chunk ends", "[pla
   CHECK(restSecondsAtLeast(15328, 0, 1.0) == 0.0);
 }
 
+TEST_CASE("chunks shrink to what keeps the device at its rate", "[planner][chunking]") {
+  // An arithmetic loop (the triangular kernel on an H200): a quarter of what the GPU holds at
+  // once, then four times as many work-groups in 3.2 times as long: its rate at 1,056.
+  const std::vector<ChunkSample> Loop = {{0, 1056, 0.278}, {1056, 5280, 0.898}};
+  CHECK(saturatingGroups(4224, Loop) == 1056);
+  // Work-items whose time sets the chunk's (a GPU partly empty): four times as many in about as
+  // long. It needs all it holds.
+  const std::vector<ChunkSample> Latency = {{0, 1056, 0.100}, {1056, 5280, 0.110}};
+  CHECK(saturatingGroups(4224, Latency) == 4224);
+  // Half again as long for four times the work-groups: still the latency's.
+  CHECK(saturatingGroups(4224, {{0, 1056, 0.100}, {1056, 5280, 0.150}}) == 4224);
+  // Twice as long: the throughput's (at least half as much longer as more work-groups).
+  CHECK(saturatingGroups(4224, {{0, 1056, 0.100}, {1056, 5280, 0.200}}) == 1056);
+  // Until two chunks ran, or where the second is no larger, nothing is known.
+  CHECK(saturatingGroups(4224, {}) == 4224);
+  CHECK(saturatingGroups(4224, {{0, 1056, 0.278}}) == 4224);
+  CHECK(saturatingGroups(4224, {{0, 1056, 0.278}, {1056, 2112, 0.278}}) == 4224);
+  CHECK(saturatingGroups(4224, {{0, 1056, 0.0}, {1056, 5280, 0.5}}) == 4224);
+}
+
 TEST_CASE("a device whose data arrives too late takes no chunk", "[planner][chunking]") {
   // A memory-bound kernel: the app's device would run the rest in 4 ms; the other device needs
   // 50 ms for its bytes.

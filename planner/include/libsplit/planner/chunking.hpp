@@ -66,6 +66,15 @@ struct ChunkSample {
   double Seconds = 0.0;
 };
 
+// The work-groups a device needs at once to run a kernel at its full rate, from the app's
+// device's chunks in the order it ran them (its first a quarter of what it runs at once, its
+// second larger): a second chunk that took at least half as much longer as it has more
+// work-groups shows a kernel bound by the device's throughput (a loop of arithmetic), which runs
+// at its rate with the first chunk's work-groups, so that chunks may shrink to that near the
+// launch's end; one that took about as long shows a kernel whose slowest work-items set the
+// time, which needs all the device holds at once (Resident). Resident until two chunks ran.
+std::size_t saturatingGroups(std::size_t Resident, const std::vector<ChunkSample> &AppChunks);
+
 // A kernel's seconds per work-group along its index space on one kind of device, as a line
 // a + b * g fitted to its chunks (least squares on each chunk's sum): a kernel whose work falls
 // or grows with the index (a triangular loop) has a chunk predicted where it runs, not at the
