@@ -321,7 +321,7 @@ cl_int runChunked(const ChunkedLaunch &L) {
         const double Seconds = C.seconds(Lo, Hi);
         return Seconds > 0.0 ? static_cast<double>(Remaining) / Seconds : U.rate();
       };
-      double Total = 0.0, Others = 0.0;
+      double Total = 0.0;
       std::size_t Active = 0;
       std::vector<planner::ChunkPeer> Peers;
       for (const Taker &U : S.Takers)
@@ -330,7 +330,6 @@ cl_int runChunked(const ChunkedLaunch &L) {
           ++Active;
           if (&U == &T)
             continue;
-          Others += U.rate();
           const planner::ChunkCost UCost =
               costOn(S.Takers, *U.Device, saturating(S.Takers, *U.Device, R));
           planner::ChunkPeer Peer;
@@ -392,16 +391,19 @@ cl_int runChunked(const ChunkedLaunch &L) {
         Job.Pushes.emplace_back(Root, std::move(Missing));
       }
       // A device that is not the app's takes the chunk only if it ends it before the others
-      // would have run what remains.
+      // would have run what remains, once their running chunks have ended (counted as free,
+      // a GPU a little slower than the app's sat out the launch's last chunks while the app's
+      // ran them).
+      const double ChunkSeconds = Cost.known() ? Cost.seconds(Job.FirstGroup, Job.EndGroup)
+                                               : static_cast<double>(Chunk) / T.rate();
       if (!T.FromLow && !L.Forced &&
-          !planner::chunkPays(static_cast<double>(Bytes + Gathered) / Prices.LinkBytesPerSecond,
-                              static_cast<double>(Chunk) / T.rate(),
-                              Others > 0.0 ? static_cast<double>(Remaining) / Others
-                                           : std::numeric_limits<double>::infinity())) {
+          !planner::chunkPays(
+              static_cast<double>(Bytes + Gathered) / Prices.LinkBytesPerSecond, ChunkSeconds,
+              planner::finishTogetherSeconds(static_cast<double>(Remaining), 0.0, Round.Others))) {
         T.Stopped = true;
         Services.Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ",
                            T.Device->Name,
-                           " takes no more chunks (its data would arrive too late)");
+                           " takes no more chunks (the others would end the launch first)");
         continue;
       }
       if (Gathered) {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 using namespace libsplit::planner;
@@ -100,6 +101,15 @@ TEST_CASE("a device whose data arrives too late takes no chunk", "[planner][chun
   CHECK_FALSE(chunkPays(0.050, 0.002, 0.004));
   // A compute-bound one: its bytes in 1 ms, its chunk 100 ms, the others 5 s.
   CHECK(chunkPays(0.001, 0.100, 5.0));
+  // The last 100 work-groups: a second GPU a little slower than the app's (950 against 1,000 a
+  // second) would run them in 0.105 s; the app's, busy for another 50 ms, ends them at 0.15 s.
+  const double OthersEnd = finishTogetherSeconds(100.0, 0.0, {{1000.0, 0.05}});
+  CHECK(OthersEnd == Approx(0.15));
+  CHECK(chunkPays(0.0, 100.0 / 950.0, OthersEnd));
+  // Counted as free, the app's device would have seemed to end them first.
+  CHECK_FALSE(chunkPays(0.0, 100.0 / 950.0, 100.0 / 1000.0));
+  // Nobody else running: the others never end it.
+  CHECK(finishTogetherSeconds(100.0, 0.0, {}) == std::numeric_limits<double>::infinity());
 }
 
 namespace {
