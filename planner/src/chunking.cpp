@@ -173,7 +173,12 @@ std::size_t finishingChunk(const ChunkTaker &Taker, const ChunkRound &Round,
   // remainder left behind.
   const double Sliver = std::floor(Full / 8.0);
   Chunk = std::max({Chunk, std::ceil(Settings.FloorSeconds * Rate), Sliver, 1.0});
-  if (Remaining - Chunk < Sliver)
+  // Unless another device is free before this one would end its share: it takes the remainder
+  // meanwhile. (Taken here, a triangular kernel's last work-groups, heavy ones, made one GPU end
+  // long after the other had run out of work.)
+  const bool Taken = std::any_of(Round.Others.begin(), Round.Others.end(),
+                                 [Until](const ChunkPeer &P) { return P.BusyFor < Until; });
+  if (Remaining - Chunk < Sliver && !Taken)
     Chunk = Remaining;
   return Chunk >= Remaining ? Round.Remaining : static_cast<std::size_t>(Chunk);
 }

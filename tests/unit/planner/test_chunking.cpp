@@ -293,7 +293,11 @@ TEST_CASE("a device finishing early takes its share of what remains", "[planner]
   Joiner.Resident = 1000;
   CHECK(chunkFor(Joiner, R, S) == 800);
   Joiner.Resident = 1800;
-  CHECK(chunkFor(Joiner, R, S) == 1000); // 800, and the 200 left would be a sliver
+  // 800, and the 200 left, a sliver, to the app's device, free before the joiner's share ends.
+  CHECK(chunkFor(Joiner, R, S) == 800);
+  R.Others = {{1000.0, 5.0}}; // busy past it: the joiner takes them too
+  CHECK(chunkFor(Joiner, R, S) == 1000);
+  R.Others = {{1000.0, 0.6}};
   Joiner.Resident = 100;
   // With a cost along the index (groups cost more toward the low end), the share is counted
   // from the device's end: more of the light groups at the high end fit, fewer of the heavy
@@ -375,6 +379,11 @@ TEST_CASE("a triangular launch's devices finish together", "[planner][chunking]"
     Alone += 1e-4 * (1.0 - static_cast<double>(G) / static_cast<double>(Groups));
   const double Ideal = (Alone + 0.15) / 2.0;
   CHECK(simulateTriangular(Groups, 0.15, 4224) <= 1.10 * Ideal);
+  // Joining sooner or later, the last chunks' remainders go to whichever device is free first:
+  // within 2.5% of the ideal.
+  for (double Join : {0.0, 0.05, 0.1, 0.2, 0.3})
+    for (std::size_t Resident : {256, 1056, 4224})
+      CHECK(simulateTriangular(Groups, Join, Resident) <= 1.025 * (Alone + Join) / 2.0);
   CHECK(simulateTriangular(Groups, 0.0, 256) <= 1.03 * Alone / 2.0);
 }
 
@@ -389,11 +398,14 @@ TEST_CASE("no sliver of a chunk, and none left behind", "[planner][chunking]") {
   // The peer about to end: its share would be a sliver (113 of 4224 at once): all of it still.
   R.Others = {{1000.0, 0.0}};
   CHECK(chunkFor(App, R, S) == 226);
-  // A share leaving less than an eighth of what the device runs at once behind takes that too.
+  // A share leaving less than an eighth of what the device runs at once behind takes that too,
+  // unless the peer is free before the share ends: it takes them meanwhile.
   R = round(3000, 2000.0, 2);
   R.Others = {{1000.0, 0.0}};
   App.Resident = 1800;
   CHECK(chunkFor(App, R, S) == 1500);
   App.Resident = 12800;
+  CHECK(chunkFor(App, R, S) == 1600);
+  R.Others = {{1000.0, 5.0}};
   CHECK(chunkFor(App, R, S) == 3000);
 }
