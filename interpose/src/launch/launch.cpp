@@ -842,7 +842,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   const bool Holding = Before && (Before->Next == balancer::KeyState::Converged ||
                                   Before->Next == balancer::KeyState::Single ||
                                   Before->Next == balancer::KeyState::Fixed);
-  Q.finishPending(Holding ? 1 : 0);
+  {
+    const ScopedSpan Shown(S.Spans, "earlier launches end");
+    Q.finishPending(Holding ? 1 : 0);
+  }
+  std::optional<ScopedSpan> Planning;
+  Planning.emplace(S.Spans, "plan");
   balancer::Split Proposal = S.Balancer.propose(
       Key, Groups, Names, balancer::weightsByKind(Types, Q.exec().Type & ~CL_DEVICE_TYPE_DEFAULT),
       SeparateHardware);
@@ -888,6 +893,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   }
 
   noteSplitEdges(Plans, Slices.size());
+  Planning.reset();
   SplitLaunch L;
   plannedLaunch(L, Q, K, R, *Facts, Dim, Groups, Fail, recordOf(K, Request));
   L.SeparateHardware = SeparateHardware;

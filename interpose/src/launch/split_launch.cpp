@@ -75,8 +75,10 @@ cl_int runSplit(SplitLaunch &L) {
                     BalancerState->Converged;
   const bool Pipelined = (Slices.size() == 1 || Held) && !AnyDiffMerge && !AnyCombine &&
                          Q.canFinishLater() && (!Plan || Plan->Settled);
-  if (!Pipelined)
+  if (!Pipelined) {
+    const ScopedSpan Shown(Services.Spans, "earlier launches end");
     Q.finishPending(); // earlier launches are measured, and traced, before this one
+  }
   std::vector<cl_event> Running(Slices.size(), nullptr);
   std::vector<Clock::time_point> KernelStarts(Slices.size());
   const auto LaunchStart = Clock::now();
@@ -84,6 +86,8 @@ cl_int runSplit(SplitLaunch &L) {
   //    device shares the lacking one's real context: then it goes device to device in step 2,
   //    behind a marker of the holder's queue (the host waits for nothing).
   PeerMarkers Markers(C.services().Backend);
+  std::optional<ScopedSpan> Gathering;
+  Gathering.emplace(Services.Spans, "gather");
   for (auto &[Root, P] : Plans) {
     RangeSet ToHost;
     P.Missing.resize(Slices.size());
@@ -113,6 +117,7 @@ cl_int runSplit(SplitLaunch &L) {
       NeedByDevice[Slices[I].Device->Index] = std::move(P.Need[I]);
     Root->expectUse(std::move(NeedByDevice)); // where the app's next write of it goes
   }
+  Gathering.reset();
   const double GatherSeconds = secondsSince(LaunchStart);
   std::map<Buffer *, std::vector<std::uint8_t>> Snapshots;
   for (auto &[Root, P] : Plans)
