@@ -311,14 +311,19 @@ bool writesDisjoint(const std::vector<ArgRegions> &A, const std::vector<ArgRegio
 
 std::vector<std::uint32_t> disjointWriteDims(const KernelSummary &Kernel, const NDRange &NDR,
                                              const LaunchArgs &Args) {
+  return disjointWriteDims(NDR,
+                           [&](const Slice &S) { return evaluateSlice(Kernel, NDR, Args, S); });
+}
+
+std::vector<std::uint32_t>
+disjointWriteDims(const NDRange &NDR,
+                  const std::function<std::vector<ArgRegions>(const Slice &)> &Evaluate) {
   std::vector<std::uint32_t> Dims;
   for (std::uint32_t D = 0; D < NDR.WorkDim && D < 3; ++D) {
     const std::uint64_t Groups = NDR.Local[D] ? NDR.numGroups(D) : 0;
     if (Groups < 2)
       continue;
-    const auto Low = evaluateSlice(Kernel, NDR, Args, Slice{D, 0, Groups / 2});
-    const auto High = evaluateSlice(Kernel, NDR, Args, Slice{D, Groups / 2, Groups});
-    if (writesDisjoint(Low, High))
+    if (writesDisjoint(Evaluate(Slice{D, 0, Groups / 2}), Evaluate(Slice{D, Groups / 2, Groups})))
       Dims.push_back(D);
   }
   return Dims;

@@ -875,6 +875,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     LIBSPLIT_CHECK(LocalSize[D] > Q->exec().MaxWorkItemSizes[D], CL_INVALID_WORK_ITEM_SIZE);
   R.LocalGiven = LocalSize != nullptr;
   R.EventWanted = Event != nullptr;
+  R.RegionMemo = K->regionMemo().get();
   if (RT.timeline().enabled())
     R.Called = Timeline::Call{callingThreadTrack(), std::chrono::steady_clock::now()};
   LIBSPLIT_CHECK(!View.ArgsAlive, CL_INVALID_MEM_OBJECT);

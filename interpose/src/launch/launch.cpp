@@ -339,8 +339,12 @@ std::optional<SplitShape> shapeOf(const CompiledKernel &Facts, const LaunchReque
   // Split along a dimension whose slices write disjoint bytes when the regions say so (no
   // merge needed), the one with the most work-groups among those.
   std::vector<std::uint32_t> Candidates;
-  if (Shape.Regions)
-    Candidates = analysis::disjointWriteDims(Facts.Regions, ndrangeOf(R), scalarsOf(R));
+  if (Shape.Regions) {
+    const analysis::NDRange Range = ndrangeOf(R);
+    const analysis::LaunchArgs Scalars = scalarsOf(R);
+    Candidates = analysis::disjointWriteDims(
+        Range, [&](const analysis::Slice &S) { return sliceRegions(Facts, R, Range, Scalars, S); });
+  }
   Shape.DisjointWrites = !Candidates.empty();
   if (Candidates.empty())
     for (cl_uint D = 0; D < R.WorkDim; ++D)
@@ -379,6 +383,15 @@ bool takesChunks(const ExecDevice &Device, const ExecDevice &Home, const config:
   const cl_device_type Mask = ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
   return Settings.FirstSplit == config::FirstSplitMode::Uniform ||
          (Device.Type & Mask) == (Home.Type & Mask);
+}
+
+// Whether a device of Devices beside Home would take chunks of its launches: otherwise a launch
+// run in chunks would only pay for their waits (one GPU beside a CPU: the GPU alone ran them).
+bool chunkTakersBeside(const ExecDevice &Home, const std::vector<ExecDevice *> &Devices,
+                       const config::Config &Settings) {
+  return std::any_of(Devices.begin(), Devices.end(), [&](const ExecDevice *D) {
+    return D != &Home && takesChunks(*D, Home, Settings);
+  });
 }
 
 // What every planned launch carries (PlannedLaunch).
@@ -429,7 +442,8 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
                                         const CompiledKernel &Facts, bool Fail) {
   Context &C = Q.context();
   ExecDevice &Home = Q.exec();
-  if (!C.chunksWhileOpening() || !fillsDevice(Home, Request))
+  if (!C.chunksWhileOpening() || !fillsDevice(Home, Request) ||
+      !chunkTakersBeside(Home, C.plannedSplitDevices(), servicesOf(K).Settings))
     return std::nullopt;
   auto never = [&K] {
     K.noteChunkedSecondsPerItem(-1.0); // its launches go the direct way from now on
@@ -527,7 +541,8 @@ namespace {
 bool chunksWhileOpening(Queue &Q, const LaunchRequest &R) {
   Context &C = Q.context();
   return C.splitDevices().size() < 2 && !C.splitDevicesOpen() && C.chunksWhileOpening() &&
-         fillsDevice(Q.exec(), R);
+         fillsDevice(Q.exec(), R) &&
+         chunkTakersBeside(Q.exec(), C.plannedSplitDevices(), C.launchServices().Settings);
 }
 
 // Whether its kernel's launches so far make this one run in chunks: the first (nothing measured
@@ -801,7 +816,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   const config::ChunkPolicy Chunking = S.Settings.Chunk;
   if (Chunking == config::ChunkPolicy::Always ||
       (Chunking == config::ChunkPolicy::Auto && SeparateHardware && S.Planner.decidesFromCosts() &&
-       !S.Balancer.knows(Key, Names))) {
+       !S.Balancer.knows(Key, Names) && chunkTakersBeside(Q.exec(), Devices, S.Settings))) {
     if (Guard && !Plan) {
       // Priced as an equal split would be.
       std::vector<Slice> Even;

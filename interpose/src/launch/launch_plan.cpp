@@ -111,6 +111,14 @@ analysis::NDRange ndrangeOf(const LaunchRequest &R) {
   return N;
 }
 
+std::vector<analysis::ArgRegions> sliceRegions(const CompiledKernel &Facts, const LaunchRequest &R,
+                                               const analysis::NDRange &Range,
+                                               const analysis::LaunchArgs &Scalars,
+                                               const analysis::Slice &S) {
+  return R.RegionMemo ? R.RegionMemo->regions(Facts.Regions, Range, Scalars, S)
+                      : analysis::evaluateSlice(Facts.Regions, Range, Scalars, S);
+}
+
 analysis::LaunchArgs scalarsOf(const LaunchRequest &R) {
   analysis::LaunchArgs A;
   for (const KernelArg &Arg : R.Args)
@@ -128,8 +136,7 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
   std::vector<std::vector<analysis::ArgRegions>> Evaluated;
   if (Regions)
     for (const Slice &S : Slices)
-      Evaluated.push_back(
-          analysis::evaluateSlice(Facts.Regions, Range, Scalars, {Dim, S.FirstGroup, S.EndGroup}));
+      Evaluated.push_back(sliceRegions(Facts, R, Range, Scalars, {Dim, S.FirstGroup, S.EndGroup}));
   std::map<Buffer *, BufferPlan> Plans;
   for (size_t ArgIndex = 0; ArgIndex < R.Args.size(); ++ArgIndex) {
     const KernelArg &A = R.Args[ArgIndex];

@@ -3,6 +3,7 @@
 
 #include "event.hpp"
 #include "kernel_arg.hpp"
+#include "slice_regions.hpp"
 #include "timeline.hpp"
 
 #include "libsplit/planner/split_guard.hpp"
@@ -31,6 +32,9 @@ struct LaunchRequest {
   std::optional<planner::Decision> Decided;
   // With LIBSPLIT_TIMELINE: the app's call, which each of the launch's kernels points back to.
   std::optional<Timeline::Call> Called;
+  // The kernel's slices' regions, kept across its launches (null: evaluated each time); the
+  // kernel's, which the launch keeps alive.
+  SliceRegionMemo *RegionMemo = nullptr;
 };
 
 } // namespace libsplit

@@ -9,6 +9,7 @@
 #include "planning.hpp"
 #include "program.hpp"
 #include "slice_history.hpp"
+#include "slice_regions.hpp"
 #include "whole_placement.hpp"
 
 #include <array>
@@ -106,10 +107,13 @@ public:
   // Where its launches that cannot split run; shared with the launches still completing.
   const std::shared_ptr<WholePlacement> &wholePlacement() const { return Placement; }
   const std::shared_ptr<SliceHistory> &sliceHistory() const { return History; }
+  // Its slices' regions, kept across its launches (SliceRegionMemo).
+  const std::shared_ptr<SliceRegionMemo> &regionMemo() const { return Regions; }
 
 private:
   std::shared_ptr<WholePlacement> Placement = std::make_shared<WholePlacement>();
   std::shared_ptr<SliceHistory> History = std::make_shared<SliceHistory>();
+  std::shared_ptr<SliceRegionMemo> Regions = std::make_shared<SliceRegionMemo>();
   std::shared_ptr<Program> Owner;
   std::string Name;
   cl_kernel Validation;

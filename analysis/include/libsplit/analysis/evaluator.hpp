@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace libsplit::analysis {
@@ -60,5 +61,9 @@ bool writesDisjoint(const std::vector<ArgRegions> &A, const std::vector<ArgRegio
 // Dimensions along which cutting this launch into halves gives disjoint writes.
 std::vector<std::uint32_t> disjointWriteDims(const KernelSummary &Kernel, const NDRange &Range,
                                              const LaunchArgs &Args);
+// The same with each slice's regions from Evaluate (a caller that keeps them across launches).
+std::vector<std::uint32_t>
+disjointWriteDims(const NDRange &Range,
+                  const std::function<std::vector<ArgRegions>(const Slice &)> &Evaluate);
 
 } // namespace libsplit::analysis

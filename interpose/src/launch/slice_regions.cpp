@@ -1,0 +1,41 @@
+#include "slice_regions.hpp"
+
+namespace libsplit {
+
+bool SliceRegionMemo::sameShape(const analysis::KernelSummary &Kernel,
+                                const analysis::NDRange &Asked,
+                                const analysis::LaunchArgs &Scalars) const {
+  return Summary == &Kernel && Range.WorkDim == Asked.WorkDim && Range.Global == Asked.Global &&
+         Range.Local == Asked.Local && Range.Offset == Asked.Offset &&
+         Args.ScalarBytes == Scalars.ScalarBytes;
+}
+
+std::vector<analysis::ArgRegions> SliceRegionMemo::regions(const analysis::KernelSummary &Kernel,
+                                                           const analysis::NDRange &Asked,
+                                                           const analysis::LaunchArgs &Scalars,
+                                                           const analysis::Slice &S) {
+  const auto Key = std::make_tuple(S.SplitDim, S.FirstGroup, S.EndGroup);
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (sameShape(Kernel, Asked, Scalars)) {
+      if (auto Known = Slices.find(Key); Known != Slices.end())
+        return Known->second;
+    } else {
+      Summary = &Kernel;
+      Range = Asked;
+      Args = Scalars;
+      Slices.clear();
+    }
+  }
+  std::vector<analysis::ArgRegions> Regions = analysis::evaluateSlice(Kernel, Asked, Scalars, S);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  ++Evaluated;
+  if (sameShape(Kernel, Asked, Scalars)) {
+    if (Slices.size() >= MaxSlices)
+      Slices.clear();
+    Slices.emplace(Key, Regions);
+  }
+  return Regions;
+}
+
+} // namespace libsplit
