@@ -8,11 +8,12 @@
 # first starts with no saved tuning, second is the next run, from what first saved), nochunk
 # (default settings but LIBSPLIT_CHUNK=off: no launch runs in chunks), forced (every launch that
 # can split does, on every device, opened at once: LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now),
-# baseline-forced (the same with BASELINE_LIB) and gpus-even (every launch split evenly across the
-# GPUs alone, opened at once: the split itself, without the balancer's search and probes). One CSV
-# row per run: app, arguments, configuration, the app's own timer, the process wall time, exit
-# status, the bytes its launches moved (every device's in and out, from libsplit's trace, for
-# forced, baseline-forced and always only: a trace measures every launch, which costs short
+# baseline-forced (the same with BASELINE_LIB), gpus-forced and baseline-gpus-forced (the same on
+# the GPUs alone: the "two GPUs" of the issues' targets) and gpus-even (every launch split evenly
+# across the GPUs alone, opened at once: the split itself, without the balancer's search and
+# probes). One CSV row per run: app, arguments, configuration, the app's own timer, the process
+# wall time, exit status, the bytes its launches moved (every device's in and out, from libsplit's trace, for
+# the forced configurations and always only: a trace measures every launch, which costs short
 # launches their pipelining) and, from the same trace, how many of its launches were the
 # balancer's probes.
 #
@@ -56,6 +57,12 @@ while IFS='|' read -r app args; do
     baseline-forced)
       env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB} LIBSPLIT_SPLIT=always
         LIBSPLIT_OPEN=now) ;;
+    gpus-forced)
+      env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu LIBSPLIT_SPLIT=always
+        LIBSPLIT_OPEN=now) ;;
+    baseline-gpus-forced)
+      env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB} LIBSPLIT_DEVICES=gpu
+        LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) ;;
     first)
       rm -rf "${LIBSPLIT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/libsplit}/tuning"
       env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_TUNING=save) ;;
@@ -66,7 +73,7 @@ while IFS='|' read -r app args; do
     esac
     rm -f "$trace"
     # Tracing costs each launch its measurement: only where the split itself is studied.
-    case $config in forced | baseline-forced | always) env+=(LIBSPLIT_TRACE="$trace") ;; esac
+    case $config in *forced | always) env+=(LIBSPLIT_TRACE="$trace") ;; esac
     start=$EPOCHREALTIME
     log=$(env "${env[@]}" timeout "${RUN_TIMEOUT:-120}" "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" 2>&1)
     status=$?
