@@ -12,10 +12,10 @@
 # the GPUs alone: the "two GPUs" of the issues' targets) and gpus-even (every launch split evenly
 # across the GPUs alone, opened at once: the split itself, without the balancer's search and
 # probes). One CSV row per run: app, arguments, configuration, the app's own timer, the process
-# wall time, exit status, the bytes its launches moved (every device's in and out, from libsplit's trace, for
-# the forced configurations and always only: a trace measures every launch, which costs short
-# launches their pipelining) and, from the same trace, how many of its launches were the
-# balancer's probes.
+# wall time, exit status, the bytes its launches moved (every device's in and out, from
+# libsplit's trace, for the forced configurations and always only: a trace measures every launch,
+# which costs short launches their pipelining) and, from the same trace, how many of its launches
+# were the balancer's probes.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
 # LIST lines: app | arguments (blank lines and # comments skipped).
