@@ -204,6 +204,8 @@ std::size_t chunkFor(const ChunkTaker &Taker, const ChunkRound &Round,
                                  : std::max<std::size_t>(Taker.Resident, 1));
     return std::min(First, Round.Remaining);
   }
+  if (Taker.Remeasure && Taker.FirstGroups > 0)
+    return std::min(Taker.FirstGroups, Round.Remaining);
   if (Round.Active == 1 && !Round.MoreComing)
     return Round.Remaining;
   if (!Round.Others.empty())

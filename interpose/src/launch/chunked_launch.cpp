@@ -245,7 +245,7 @@ cl_int runChunked(const ChunkedLaunch &L) {
   }
   const auto LaunchStart = Clock::now();
   std::size_t Lo = 0, Hi = L.Groups;
-  bool OpenAsked = false, WillJoin = false;
+  bool OpenAsked = false, WillJoin = false, PrefetchDue = false;
   std::unique_lock<std::mutex> Lock(S.Mutex);
   auto anyBusy = [&] {
     return std::any_of(S.Takers.begin(), S.Takers.end(), [](const Taker &T) { return T.Busy; });
@@ -258,15 +258,20 @@ cl_int runChunked(const ChunkedLaunch &L) {
     if (Lo < Hi && HomeRate > 0.0) {
       Lock.unlock();
       const std::vector<ExecDevice *> Joiners = L.Joinable();
-      bool Prefetch = false;
       if (!OpenAsked) {
         // The app's device measured: a launch long enough to pay for the split devices opens
         // them (they join once open); one that is not runs to its end there.
         OpenAsked = true;
         WillJoin = L.OpenFor(static_cast<double>(Hi - Lo) / HomeRate);
-        Prefetch = WillJoin;
+        PrefetchDue = WillJoin;
       }
       Lock.lock();
+      // The prefetch waits for a rate measured after the first chunk, which also pays for the
+      // kernel's first use of the device and of its buffers (a one-launch vector addition's first
+      // chunk took far longer than the rest of its launch, whose inputs then came back to the
+      // host for devices that never joined).
+      const bool Prefetch = PrefetchDue && S.Takers.front().Chunks >= 2;
+      PrefetchDue = PrefetchDue && !Prefetch;
       if (Prefetch) {
         // What the rest of the launch needs comes to the host now, while nothing runs: a byte
         // only the app's device holds would otherwise reach a joining device only once the
@@ -360,6 +365,9 @@ cl_int runChunked(const ChunkedLaunch &L) {
       Taking.Resident =
           T.Chunks == 0 ? residentGroups(*T.Device, R) : saturating(S.Takers, *T.Device, R);
       Taking.Cost = &Cost;
+      // A prefetch waits for the app's device's second rate (above): measured soon.
+      Taking.Remeasure = T.FromLow && PrefetchDue && T.Chunks == 1;
+      Taking.FirstGroups = T.Samples.empty() ? 0 : T.Samples.front().End - T.Samples.front().First;
       planner::ChunkRound Round;
       Round.Lo = Lo;
       Round.Others = std::move(Peers);

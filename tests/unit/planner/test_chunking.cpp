@@ -206,6 +206,12 @@ TEST_CASE("the chunk each device is handed", "[planner][chunking]") {
   CHECK(chunkFor(Cpu, round(100000, 33000.0, 2), S) == 6);
   // Nothing left.
   CHECK(chunkFor(App, round(0, 60000.0), S) == 0);
+  // Measuring again after a first chunk that paid for first uses: no larger than that one.
+  ChunkTaker Again = App;
+  Again.Remeasure = true;
+  Again.FirstGroups = 2048;
+  CHECK(chunkFor(Again, round(129024, 60000.0, 1, true), S) == 2048);
+  CHECK(chunkFor(Again, round(1000, 60000.0, 1, true), S) == 1000);
   // Forced (LIBSPLIT_CHUNK=always): no first-chunk rule, no floor.
   S.FloorSeconds = 0.0;
   ChunkRound Forced = round(1000, 2.0, 2);

@@ -118,6 +118,11 @@ struct ChunkTaker {
   std::size_t Resident = 1;   // the work-groups it runs at once
   // The kernel's cost along the index on this kind of device (unknown: Rate alone).
   const ChunkCost *Cost = nullptr;
+  // Its next chunk measures its rate again, no larger than its first of FirstGroups (that first
+  // also paid for the kernel's first use of the device: the caller waits for a second rate
+  // before it acts on one).
+  bool Remeasure = false;
+  std::size_t FirstGroups = 0;
 };
 
 // The launch when the chunk is handed out.
