@@ -254,6 +254,18 @@ cl_int runChunked(const ChunkedLaunch &L) {
     if (S.Error != CL_SUCCESS)
       break;
     const double HomeRate = S.Takers.front().rate();
+    // What the rest of the launch needs that only the devices hold (the host lacks it).
+    auto restOnDevices = [&] {
+      const std::vector<Slice> Rest = {{L.Home, Lo, Hi}};
+      std::map<Buffer *, BufferPlan> Needed =
+          planBuffers(*L.Facts, R, Rest, L.Regions, Range, Scalars, L.Dim);
+      std::vector<std::pair<Buffer *, RangeSet>> Lacking;
+      for (auto &[Root, P] : Needed)
+        if (!Root->neverWritten() || Launch[Root].Merge)
+          if (RangeSet Missing = Root->missingOnHost(P.Need[0]); !Missing.empty())
+            Lacking.emplace_back(Root, std::move(Missing));
+      return Lacking;
+    };
     // Devices that can join now.
     if (Lo < Hi && HomeRate > 0.0) {
       Lock.unlock();
@@ -263,10 +275,10 @@ cl_int runChunked(const ChunkedLaunch &L) {
         // them (they join once open); one that is not runs to its end there.
         OpenAsked = true;
         WillJoin = L.OpenFor(static_cast<double>(Hi - Lo) / HomeRate);
-        PrefetchDue = WillJoin;
+        PrefetchDue = WillJoin && !restOnDevices().empty();
       }
       Lock.lock();
-      // The prefetch waits for a rate measured after the first chunk, which also pays for the
+      // A prefetch waits for a rate measured after the first chunk, which also pays for the
       // kernel's first use of the device and of its buffers (a one-launch vector addition's first
       // chunk took far longer than the rest of its launch, whose inputs then came back to the
       // host for devices that never joined).
@@ -280,18 +292,14 @@ cl_int runChunked(const ChunkedLaunch &L) {
         Lock.unlock();
         // Only where that is cheap beside the rest of the launch (a memory-bound kernel's
         // chunks pay for no transfer: chunkPays).
-        const std::vector<Slice> Rest = {{L.Home, Lo, Hi}};
-        std::map<Buffer *, BufferPlan> Needed =
-            planBuffers(*L.Facts, R, Rest, L.Regions, Range, Scalars, L.Dim);
+        const std::vector<std::pair<Buffer *, RangeSet>> Lacking = restOnDevices();
         double Bytes = 0.0;
-        for (auto &[Root, P] : Needed)
-          if (!Root->neverWritten() || Launch[Root].Merge)
-            Bytes += static_cast<double>(Root->missingOnHost(P.Need[0]).totalBytes());
+        for (const auto &[Root, Missing] : Lacking)
+          Bytes += static_cast<double>(Missing.totalBytes());
         if (Bytes / Prices.LinkBytesPerSecond < 0.1 * static_cast<double>(Hi - Lo) / HomeRate)
-          for (auto &[Root, P] : Needed)
-            if (!Root->neverWritten() || Launch[Root].Merge)
-              if (cl_int Error = Root->fetchToHost(P.Need[0]); Error != CL_SUCCESS)
-                S.Error = Error;
+          for (const auto &[Root, Missing] : Lacking)
+            if (cl_int Error = Root->fetchToHost(Missing); Error != CL_SUCCESS)
+              S.Error = Error;
         Lock.lock();
         if (S.Error != CL_SUCCESS)
           break;
