@@ -12,6 +12,7 @@ struct Span {
   std::size_t Begin = 0;
   std::size_t End = 0; // exclusive
   std::size_t size() const { return End - Begin; }
+  bool operator==(const Span &Other) const { return Begin == Other.Begin && End == Other.End; }
 };
 
 class RangeSet {
@@ -31,6 +32,8 @@ public:
   bool intersects(std::size_t Begin, std::size_t End) const;
   std::size_t totalBytes() const;
   const std::vector<Span> &spans() const { return Spans; }
+  // The same bytes (the spans are kept merged and sorted: the same spans).
+  bool operator==(const RangeSet &Other) const { return Spans == Other.Spans; }
 
   // The parts of [Begin, End) that are NOT in this set.
   RangeSet missingFrom(std::size_t Begin, std::size_t End) const;

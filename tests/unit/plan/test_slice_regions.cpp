@@ -11,16 +11,6 @@ using namespace libsplit::testing;
 
 namespace {
 
-bool sameSpans(const RangeSet &A, const RangeSet &B) {
-  const auto &X = A.spans(), &Y = B.spans();
-  if (X.size() != Y.size())
-    return false;
-  for (std::size_t I = 0; I < X.size(); ++I)
-    if (X[I].Begin != Y[I].Begin || X[I].End != Y[I].End)
-      return false;
-  return true;
-}
-
 bool samePlans(const std::map<Buffer *, BufferPlan> &A, const std::map<Buffer *, BufferPlan> &B) {
   if (A.size() != B.size())
     return false;
@@ -30,8 +20,7 @@ bool samePlans(const std::map<Buffer *, BufferPlan> &A, const std::map<Buffer *,
         P.Merge != Other->second.Merge || P.Writes != Other->second.Writes)
       return false;
     for (std::size_t I = 0; I < P.Need.size(); ++I)
-      if (!sameSpans(P.Need[I], Other->second.Need[I]) ||
-          !sameSpans(P.Write[I], Other->second.Write[I]))
+      if (!(P.Need[I] == Other->second.Need[I]) || !(P.Write[I] == Other->second.Write[I]))
         return false;
   }
   return true;
