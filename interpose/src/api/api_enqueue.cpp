@@ -213,8 +213,13 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue QueueHandle
       *Q, CL_COMMAND_READ_BUFFER, NumWait, WaitList, Event, Blocking,
       [Keep, QueueKeep, &Exec, Offset, Size, Pointer, Later](libsplit::Event &) {
         std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
-        if (!Later || !Keep->validOn(Exec, Offset, Size))
-          return Keep->read(Offset, Size, Pointer);
+        if (!Later || !Keep->validOn(Exec, Offset, Size)) {
+          bool OnItsQueue = false;
+          const cl_int Result = Keep->read(Offset, Size, Pointer, &Exec, &OnItsQueue);
+          if (Result == CL_SUCCESS && OnItsQueue)
+            QueueKeep->endedBehind(Exec);
+          return Result;
+        }
         if (const cl_int Error = Keep->readLater(Exec, Offset, Size, Pointer); Error != CL_SUCCESS)
           return Error;
         QueueKeep->finishLater([Keep] { return CL_SUCCESS; }, {}, &Exec, true);

@@ -370,7 +370,8 @@ void Buffer::absorbHostChanges() {
     wroteOnHost(Changed);
 }
 
-cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
+cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination, const ExecDevice *ReadOn,
+                    bool *ReadThere) {
   Buffer &Root = root();
   const size_t Base = rootOffset() + Offset;
   RangeSet Wanted(Base, Base + Bytes);
@@ -395,6 +396,8 @@ cl_int Buffer::read(size_t Offset, size_t Bytes, void *Destination) {
     if (!Source)
       return Error;
     ExecDevice *Device = Devices[D].get();
+    if (ReadThere && Device == ReadOn)
+      *ReadThere = true;
     // Blocking reads: into the app's pageable memory, NVIDIA's were faster than non-blocking
     // ones and a clFinish (conv2d's result on an H200, interleaved rounds).
     Jobs.push_back({Device, [&Services, Device, Source, Here, Out, Base] {

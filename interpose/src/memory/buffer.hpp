@@ -126,8 +126,10 @@ public:
   bool neverWritten() { return !root().Valid.everWritten(); }
 
   // Copies [Offset, Offset + Bytes) of this buffer into Destination, from wherever each byte is
-  // valid (device reads run in parallel).
-  cl_int read(size_t Offset, size_t Bytes, void *Destination);
+  // valid (device reads run in parallel). ReadOn, where given: whether that device's queue served
+  // part of it (its blocking read ran behind every command enqueued there before).
+  cl_int read(size_t Offset, size_t Bytes, void *Destination, const ExecDevice *ReadOn = nullptr,
+              bool *ReadThere = nullptr);
   // Whether Device holds every byte of [Offset, Offset + Bytes) of this buffer.
   bool validOn(const ExecDevice &Device, size_t Offset, size_t Bytes);
   // The same copy where Device holds all of it (validOn): enqueued on Device's in-order queue

@@ -158,6 +158,16 @@ void Queue::endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecDevice &In
     State->Wake.notify_one();
 }
 
+void Queue::endedBehind(const ExecDevice &InOrder) {
+  std::lock_guard<std::mutex> Lock(State->Mutex);
+  for (const Unfinished &U : State->Later) {
+    const bool WaitsForNothing = U.Running.empty() && !U.Untracked;
+    if (U.InOrder != &InOrder && !WaitsForNothing)
+      break;
+    State->EndedUpTo = std::max(State->EndedUpTo, U.Order);
+  }
+}
+
 void Queue::seal(Executor &State, std::uint64_t UpTo) {
   for (Unfinished &U : State.Later) {
     if (U.Order > UpTo)
@@ -276,6 +286,12 @@ void Queue::finishHere(const Event *Until) {
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
     for (const Unfinished &U : State->Later) {
+      if (U.Order <= State->EndedUpTo) { // known to have ended (endedBehind): nothing to wait for
+        Last = U.Order;
+        if (U.Done.get() == Until)
+          break;
+        continue;
+      }
       auto Known = std::find_if(NewestOn.begin(), NewestOn.end(),
                                 [&](const Newest &Entry) { return Entry.On == U.InOrder; });
       if (!U.InOrder)

@@ -118,6 +118,11 @@ public:
   // Called by a body on the executor thread: the commands left unfinished before it finish now,
   // all but the Keep newest (a launch that must be measured after the earlier ones).
   void finishPending(std::size_t Keep = 0) { finishUntilFewer(*State, Keep); }
+  // Called by a body whose blocking device command on InOrder's real queue has ended: the
+  // unfinished commands before it that ran on that queue alone have ended too, so that whoever
+  // completes them waits for nothing (an app's blocking read after its launches asked the
+  // driver again for each launch's end and for the queue's).
+  void endedBehind(const ExecDevice &InOrder);
 
 private:
   struct Command {
