@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace libsplit::analysis {
 
@@ -154,6 +155,29 @@ struct SliceBox {
   std::array<ValueRange, 3> GlobalId, LocalId, GroupId;
 };
 
+std::optional<Affine> scaled(const Affine &A, std::int64_t Factor) {
+  Affine R;
+  if (__builtin_mul_overflow(A.Constant, Factor, &R.Constant))
+    return std::nullopt;
+  for (std::size_t V = 0; V < R.Coef.size(); ++V)
+    if (__builtin_mul_overflow(A.Coef[V], Factor, &R.Coef[V]))
+      return std::nullopt;
+  return R;
+}
+
+std::optional<Affine> summed(const Affine &A, const Affine &B, bool Subtract) {
+  Affine R;
+  auto step = [&](std::int64_t X, std::int64_t Y, std::int64_t &Out) {
+    return Subtract ? __builtin_sub_overflow(X, Y, &Out) : __builtin_add_overflow(X, Y, &Out);
+  };
+  if (step(A.Constant, B.Constant, R.Constant))
+    return std::nullopt;
+  for (std::size_t V = 0; V < R.Coef.size(); ++V)
+    if (step(A.Coef[V], B.Coef[V], R.Coef[V]))
+      return std::nullopt;
+  return R;
+}
+
 class ExprEvaluator {
 public:
   ExprEvaluator(const KernelSummary &Kernel, const NDRange &NDR, const LaunchArgs &Args)
@@ -180,7 +204,109 @@ public:
     return Top == 1 ? Stack[0] : Unbounded;
   }
 
+  // The expression as an affine form of the slice's ids, or none where it is not one (a
+  // product of two ids, a division or a minimum of ids, an unbounded step). Each step's range
+  // is bounded over the box, so the 64-bit operations the expression describes never wrapped
+  // there and the form's arithmetic is theirs: a shift left then right by the same amount (how
+  // the compiler writes a 32-bit truncation) is the identity where the value fits.
+  std::optional<Affine> affine(const Expr &E, const SliceBox &Box) const {
+    struct Item {
+      ValueRange Range;
+      std::optional<Affine> Form;
+    };
+    constexpr std::size_t MaxDepth = 64;
+    std::array<Item, MaxDepth> Stack;
+    std::size_t Top = 0;
+    for (const ExprNode &Node : E.Nodes) {
+      Item Next;
+      if (Node.IsLeaf) {
+        if (Top == MaxDepth)
+          return std::nullopt;
+        Next.Range = leafValue(Node, Box);
+        Next.Form = leafForm(Node, Next.Range);
+      } else {
+        const int Arity = arity(Node.Operator);
+        if (Top < static_cast<std::size_t>(Arity))
+          return std::nullopt;
+        const Item B = Arity == 2 ? Stack[--Top] : Item{};
+        const Item &A = Stack[Top - 1];
+        Next.Range = applyOp(Node.Operator, A.Range, B.Range);
+        if (!Next.Range.Bounded)
+          return std::nullopt;
+        Next.Form = combine(Node.Operator, A, B, Next.Range);
+        --Top;
+      }
+      Stack[Top++] = Next;
+    }
+    if (Top != 1)
+      return std::nullopt;
+    return Stack[0].Form;
+  }
+
 private:
+  template <typename ItemT>
+  static std::optional<Affine> combine(Op Operator, const ItemT &A, const ItemT &B,
+                                       const ValueRange &Range) {
+    if (Range.Lo == Range.Hi) { // one value over the whole box, whatever the operation
+      Affine C;
+      C.Constant = Range.Lo;
+      return C;
+    }
+    if (!A.Form || (arity(Operator) == 2 && !B.Form))
+      return std::nullopt;
+    switch (Operator) {
+    case Op::Add:
+    case Op::Sub:
+      return summed(*A.Form, *B.Form, Operator == Op::Sub);
+    case Op::Mul:
+      if (A.Form->constant())
+        return scaled(*B.Form, A.Form->Constant);
+      if (B.Form->constant())
+        return scaled(*A.Form, B.Form->Constant);
+      return std::nullopt;
+    case Op::Shl:
+      if (!B.Form->constant() || B.Form->Constant < 0 || B.Form->Constant > 62)
+        return std::nullopt;
+      return scaled(*A.Form, std::int64_t(1) << B.Form->Constant);
+    case Op::AShr: {
+      // Exact where every term is a multiple of the divisor (the value then is one).
+      if (!B.Form->constant() || B.Form->Constant < 0 || B.Form->Constant > 62)
+        return std::nullopt;
+      const std::int64_t Divisor = std::int64_t(1) << B.Form->Constant;
+      Affine R = *A.Form;
+      if (R.Constant % Divisor != 0)
+        return std::nullopt;
+      R.Constant /= Divisor;
+      for (std::int64_t &C : R.Coef) {
+        if (C % Divisor != 0)
+          return std::nullopt;
+        C /= Divisor;
+      }
+      return R;
+    }
+    case Op::Neg:
+      return scaled(*A.Form, -1);
+    default:
+      return std::nullopt;
+    }
+  }
+
+  std::optional<Affine> leafForm(const ExprNode &Node, const ValueRange &Range) const {
+    const std::uint32_t Dim = Node.Index;
+    const bool Id =
+        Node.Kind == Leaf::GlobalId || Node.Kind == Leaf::LocalId || Node.Kind == Leaf::GroupId;
+    Affine Form;
+    if (Id && Dim < NDR.WorkDim && Dim < 3) {
+      const std::size_t Kind = Node.Kind == Leaf::GlobalId ? 0 : Node.Kind == Leaf::LocalId ? 1 : 2;
+      Form.Coef[3 * Kind + Dim] = 1;
+      return Form;
+    }
+    if (!Range.Bounded || Range.Lo != Range.Hi)
+      return std::nullopt;
+    Form.Constant = Range.Lo;
+    return Form;
+  }
+
   ValueRange leafValue(const ExprNode &Node, const SliceBox &Box) const {
     const std::uint32_t Dim = Node.Index;
     const bool InRange = Dim < NDR.WorkDim && Dim < 3;
@@ -259,10 +385,109 @@ bool applyGuards(const Access &A, const ExprEvaluator &Eval, SliceBox &Box) {
   return true;
 }
 
+const ValueRange &idRange(const SliceBox &Box, std::size_t Variable) {
+  const std::array<ValueRange, 3> &Ids = Variable < 3   ? Box.GlobalId
+                                         : Variable < 6 ? Box.LocalId
+                                                        : Box.GroupId;
+  return Ids[Variable % 3];
+}
+
+// Adds the bytes [First, Last] of every work-item of the box to Set, exactly, where First and
+// Last are affine forms differing by a constant and at most MaxRunsPerAccess runs cover them
+// (a column of a row-major matrix, a block of rows narrower than the matrix). Returns false,
+// adding nothing, where they are not, or where the runs would cover more than half of the
+// accesses' hull (HullBytes): the hull is then one range, and nearly as exact.
+bool addExactRuns(const Affine &First, const Affine &Last, const SliceBox &Box,
+                  std::int64_t HullBytes, IntervalSet &Set) {
+  if (First.Coef != Last.Coef)
+    return false;
+  std::int64_t Run = 0, Base = First.Constant;
+  if (__builtin_sub_overflow(Last.Constant, First.Constant, &Run) || Run < 0)
+    return false;
+  Run += 1;
+  struct Outer {
+    std::int64_t Coef, Lo, Hi;
+  };
+  std::vector<std::size_t> Order;
+  for (std::size_t V = 0; V < First.Coef.size(); ++V)
+    if (First.Coef[V] != 0) {
+      if (!idRange(Box, V).Bounded)
+        return false;
+      Order.push_back(V);
+    }
+  auto magnitude = [&](std::size_t V) {
+    return First.Coef[V] < 0 ? -First.Coef[V] : First.Coef[V];
+  };
+  std::sort(Order.begin(), Order.end(),
+            [&](std::size_t A, std::size_t B) { return magnitude(A) < magnitude(B); });
+  // Ids whose step is no longer than the run so far make it longer; the rest repeat it.
+  std::vector<Outer> Outers;
+  std::int64_t Count = 1;
+  for (std::size_t V : Order) {
+    const ValueRange &Ids = idRange(Box, V);
+    const std::int64_t C = First.Coef[V];
+    std::int64_t Low = 0, Span = 0;
+    if (__builtin_mul_overflow(C, C < 0 ? Ids.Hi : Ids.Lo, &Low) ||
+        __builtin_mul_overflow(magnitude(V), Ids.Hi - Ids.Lo, &Span))
+      return false;
+    if (Outers.empty() && magnitude(V) <= Run) {
+      if (__builtin_add_overflow(Base, Low, &Base) || __builtin_add_overflow(Run, Span, &Run))
+        return false;
+      continue;
+    }
+    Outers.push_back({C, Ids.Lo, Ids.Hi});
+    if (__builtin_mul_overflow(Count, Ids.Hi - Ids.Lo + 1, &Count) || Count > MaxRunsPerAccess)
+      return false;
+  }
+  std::int64_t Covered = 0;
+  if (__builtin_mul_overflow(Count, Run, &Covered) || Covered > HullBytes / 2)
+    return false;
+  std::vector<std::int64_t> At(Outers.size());
+  for (std::size_t I = 0; I < Outers.size(); ++I)
+    At[I] = Outers[I].Lo;
+  for (;;) {
+    // Every run lies within the hull (the forms are exact over the box): no overflow at the
+    // end; the partial sums are taken wider.
+    __int128 Begin = Base;
+    for (std::size_t I = 0; I < Outers.size(); ++I)
+      Begin += static_cast<__int128>(Outers[I].Coef) * At[I];
+    Set.add(static_cast<std::int64_t>(Begin), static_cast<std::int64_t>(Begin) + Run);
+    std::size_t I = 0;
+    while (I < Outers.size() && At[I] == Outers[I].Hi) {
+      At[I] = Outers[I].Lo;
+      ++I;
+    }
+    if (I == Outers.size())
+      return true;
+    ++At[I];
+  }
+}
+
 } // namespace
 
+AccessForms accessForms(const KernelSummary &Kernel, const NDRange &NDR, const LaunchArgs &Args) {
+  AccessForms Forms;
+  Forms.PerArg.resize(Kernel.Args.size());
+  const ExprEvaluator Eval(Kernel, NDR, Args);
+  Slice Whole;
+  Whole.SplitDim = 0;
+  Whole.EndGroup = NDR.Local[0] ? NDR.numGroups(0) : 0;
+  const SliceBox Box = sliceBox(NDR, Whole);
+  for (std::size_t ArgIndex = 0; ArgIndex < Kernel.Args.size(); ++ArgIndex)
+    for (const Access &A : Kernel.Args[ArgIndex].Accesses) {
+      std::optional<std::pair<Affine, Affine>> Pair;
+      if (!A.Unknown)
+        if (std::optional<Affine> First = Eval.affine(A.First, Box))
+          if (std::optional<Affine> Last = Eval.affine(A.Last, Box))
+            Pair.emplace(*First, *Last);
+      Forms.PerArg[ArgIndex].push_back(std::move(Pair));
+    }
+  return Forms;
+}
+
 std::vector<ArgRegions> evaluateSlice(const KernelSummary &Kernel, const NDRange &NDR,
-                                      const LaunchArgs &Args, const Slice &S) {
+                                      const LaunchArgs &Args, const Slice &S,
+                                      const AccessForms *Forms) {
   std::vector<ArgRegions> Regions(Kernel.Args.size());
   if (S.FirstGroup >= S.EndGroup || S.SplitDim >= 3)
     return Regions;
@@ -270,7 +495,9 @@ std::vector<ArgRegions> evaluateSlice(const KernelSummary &Kernel, const NDRange
   const SliceBox Box = sliceBox(NDR, S);
   for (std::size_t ArgIndex = 0; ArgIndex < Kernel.Args.size(); ++ArgIndex) {
     ArgRegions &Out = Regions[ArgIndex];
-    for (const Access &A : Kernel.Args[ArgIndex].Accesses) {
+    const std::vector<Access> &Accesses = Kernel.Args[ArgIndex].Accesses;
+    for (std::size_t AccessIndex = 0; AccessIndex < Accesses.size(); ++AccessIndex) {
+      const Access &A = Accesses[AccessIndex];
       const bool Atomic = isAtomic(A.Kind);
       if (Atomic)
         Out.AtomicKinds |= 1u << static_cast<unsigned>(A.Kind);
@@ -291,7 +518,20 @@ std::vector<ArgRegions> evaluateSlice(const KernelSummary &Kernel, const NDRange
         Whole = true;
         continue;
       }
-      Set.add(First.Lo, Last.Hi + 1);
+      const std::int64_t HullBytes = Last.Hi + 1 - First.Lo;
+      if (HullBytes < MinExactHullBytes) {
+        Set.add(First.Lo, Last.Hi + 1);
+        continue;
+      }
+      std::optional<std::pair<Affine, Affine>> Computed;
+      const std::optional<std::pair<Affine, Affine>> *Form = &Computed;
+      if (Forms && ArgIndex < Forms->PerArg.size() && AccessIndex < Forms->PerArg[ArgIndex].size())
+        Form = &Forms->PerArg[ArgIndex][AccessIndex];
+      else if (std::optional<Affine> FirstForm = Eval.affine(A.First, Guarded))
+        if (std::optional<Affine> LastForm = Eval.affine(A.Last, Guarded))
+          Computed.emplace(*FirstForm, *LastForm);
+      if (!*Form || !addExactRuns((*Form)->first, (*Form)->second, Guarded, HullBytes, Set))
+        Set.add(First.Lo, Last.Hi + 1);
     }
   }
   return Regions;

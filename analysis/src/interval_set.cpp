@@ -8,6 +8,12 @@ namespace libsplit::analysis {
 void IntervalSet::add(std::int64_t Begin, std::int64_t End) {
   if (Begin >= End)
     return;
+  if (Ranges.empty() || Begin > Ranges.back().End) { // runs come in order: append
+    Ranges.push_back(ByteRange{Begin, End});
+    if (Ranges.size() > MaxRanges)
+      fuseClosestPair();
+    return;
+  }
   // First range that ends at or after Begin: everything before it stays untouched.
   auto First = std::lower_bound(Ranges.begin(), Ranges.end(), Begin,
                                 [](const ByteRange &R, std::int64_t B) { return R.End < B; });

@@ -32,6 +32,29 @@ public:
   // [Offset, Offset + Bytes) of Source into host memory Into, the same way.
   virtual cl_int read(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
                       std::size_t Bytes, void *Into) = 0;
+  // Count spans of Bytes, Pitch apart, from Offset: host memory at Host + the same offsets into
+  // Target, or the other way (readStrided), the same way as write and read. By default one
+  // command per span; the real backend makes it one rectangular transfer.
+  virtual cl_int writeStrided(cl_command_queue Queue, cl_mem Target, bool Blocking,
+                              std::size_t Offset, std::size_t Bytes, std::size_t Pitch,
+                              std::size_t Count, const void *Host) {
+    for (std::size_t I = 0; I < Count; ++I)
+      if (cl_int E = write(Queue, Target, Blocking, Offset + I * Pitch, Bytes,
+                           static_cast<const unsigned char *>(Host) + Offset + I * Pitch);
+          E != CL_SUCCESS)
+        return E;
+    return CL_SUCCESS;
+  }
+  virtual cl_int readStrided(cl_command_queue Queue, cl_mem Source, bool Blocking,
+                             std::size_t Offset, std::size_t Bytes, std::size_t Pitch,
+                             std::size_t Count, void *Host) {
+    for (std::size_t I = 0; I < Count; ++I)
+      if (cl_int E = read(Queue, Source, Blocking, Offset + I * Pitch, Bytes,
+                          static_cast<unsigned char *>(Host) + Offset + I * Pitch);
+          E != CL_SUCCESS)
+        return E;
+    return CL_SUCCESS;
+  }
   // [SourceOffset, SourceOffset + Bytes) of Source into Target at TargetOffset, enqueued on
   // Queue to start once every event of After has completed. Source may be the buffer of another
   // device of Queue's context: the bytes then go device to device, not through the host.

@@ -27,6 +27,42 @@ cl_int RealBackend::read(cl_command_queue Queue, cl_mem Source, bool Blocking, s
                                  0, nullptr, nullptr);
 }
 
+namespace {
+// The rectangle of Count rows of Bytes, Pitch apart, that starts at Offset: the same in the
+// buffer and in host memory.
+struct Rect {
+  std::size_t Origin[3];
+  std::size_t Region[3];
+  Rect(std::size_t Offset, std::size_t Bytes, std::size_t Count)
+      : Origin{Offset, 0, 0}, Region{Bytes, Count, 1} {}
+};
+} // namespace
+
+cl_int RealBackend::writeStrided(cl_command_queue Queue, cl_mem Target, bool Blocking,
+                                 std::size_t Offset, std::size_t Bytes, std::size_t Pitch,
+                                 std::size_t Count, const void *Host) {
+  const Rect R(Offset, Bytes, Count);
+  const cl_int Error =
+      Api.clEnqueueWriteBufferRect(Queue, Target, Blocking ? CL_TRUE : CL_FALSE, R.Origin, R.Origin,
+                                   R.Region, Pitch, 0, Pitch, 0, Host, 0, nullptr, nullptr);
+  // An implementation that refuses the rectangle (an origin past the row pitch) gets rows.
+  if (Error == CL_INVALID_VALUE)
+    return DeviceBackend::writeStrided(Queue, Target, Blocking, Offset, Bytes, Pitch, Count, Host);
+  return Error;
+}
+
+cl_int RealBackend::readStrided(cl_command_queue Queue, cl_mem Source, bool Blocking,
+                                std::size_t Offset, std::size_t Bytes, std::size_t Pitch,
+                                std::size_t Count, void *Host) {
+  const Rect R(Offset, Bytes, Count);
+  const cl_int Error =
+      Api.clEnqueueReadBufferRect(Queue, Source, Blocking ? CL_TRUE : CL_FALSE, R.Origin, R.Origin,
+                                  R.Region, Pitch, 0, Pitch, 0, Host, 0, nullptr, nullptr);
+  if (Error == CL_INVALID_VALUE)
+    return DeviceBackend::readStrided(Queue, Source, Blocking, Offset, Bytes, Pitch, Count, Host);
+  return Error;
+}
+
 cl_int RealBackend::copy(cl_command_queue Queue, cl_mem Source, std::size_t SourceOffset,
                          cl_mem Target, std::size_t TargetOffset, std::size_t Bytes,
                          const std::vector<cl_event> &After) {

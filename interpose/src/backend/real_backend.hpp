@@ -19,6 +19,11 @@ public:
                std::size_t Bytes, const void *From) override;
   cl_int read(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
               std::size_t Bytes, void *Into) override;
+  cl_int writeStrided(cl_command_queue Queue, cl_mem Target, bool Blocking, std::size_t Offset,
+                      std::size_t Bytes, std::size_t Pitch, std::size_t Count,
+                      const void *Host) override;
+  cl_int readStrided(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
+                     std::size_t Bytes, std::size_t Pitch, std::size_t Count, void *Host) override;
   cl_int copy(cl_command_queue Queue, cl_mem Source, std::size_t SourceOffset, cl_mem Target,
               std::size_t TargetOffset, std::size_t Bytes,
               const std::vector<cl_event> &After) override;

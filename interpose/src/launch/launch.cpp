@@ -337,13 +337,21 @@ std::optional<SplitShape> shapeOf(const CompiledKernel &Facts, const LaunchReque
     return std::nullopt;
   }
   // Split along a dimension whose slices write disjoint bytes when the regions say so (no
-  // merge needed), the one with the most work-groups among those.
+  // merge needed): among those, the one whose halves write the fewest ranges (the rows of a
+  // row-major matrix rather than its columns), then the one with the most work-groups.
   std::vector<std::uint32_t> Candidates;
+  std::vector<std::size_t> WriteRanges(3, 0);
   if (Shape.Regions) {
     const analysis::NDRange Range = ndrangeOf(R);
     const analysis::LaunchArgs Scalars = scalarsOf(R);
-    Candidates = analysis::disjointWriteDims(
-        Range, [&](const analysis::Slice &S) { return sliceRegions(Facts, R, Range, Scalars, S); });
+    auto regions = [&](const analysis::Slice &S) {
+      return sliceRegions(Facts, R, Range, Scalars, S);
+    };
+    Candidates = analysis::disjointWriteDims(Range, regions);
+    if (Candidates.size() > 1)
+      for (std::uint32_t D : Candidates)
+        for (const analysis::ArgRegions &Arg : regions({D, 0, Range.numGroups(D) / 2}))
+          WriteRanges[D] += Arg.Write.ranges().size();
   }
   Shape.DisjointWrites = !Candidates.empty();
   if (Candidates.empty())
@@ -351,7 +359,9 @@ std::optional<SplitShape> shapeOf(const CompiledKernel &Facts, const LaunchReque
       Candidates.push_back(D);
   Shape.Dim = Candidates.front();
   for (std::uint32_t D : Candidates)
-    if (R.Global[D] / R.Local[D] > R.Global[Shape.Dim] / R.Local[Shape.Dim])
+    if (WriteRanges[D] < WriteRanges[Shape.Dim] ||
+        (WriteRanges[D] == WriteRanges[Shape.Dim] &&
+         R.Global[D] / R.Local[D] > R.Global[Shape.Dim] / R.Local[Shape.Dim]))
       Shape.Dim = D;
   Shape.Groups = R.Global[Shape.Dim] / R.Local[Shape.Dim];
   const size_t MinGroups = std::max<unsigned>(Settings.MinGroupsPerDevice, 1);

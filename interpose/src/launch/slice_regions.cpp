@@ -15,19 +15,30 @@ std::vector<analysis::ArgRegions> SliceRegionMemo::regions(const analysis::Kerne
                                                            const analysis::LaunchArgs &Scalars,
                                                            const analysis::Slice &S) {
   const auto Key = std::make_tuple(S.SplitDim, S.FirstGroup, S.EndGroup);
+  std::shared_ptr<const analysis::AccessForms> Known;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (sameShape(Kernel, Asked, Scalars)) {
-      if (auto Known = Slices.find(Key); Known != Slices.end())
-        return Known->second;
+      if (auto Kept = Slices.find(Key); Kept != Slices.end())
+        return Kept->second;
+      Known = Forms;
     } else {
       Summary = &Kernel;
       Range = Asked;
       Args = Scalars;
       Slices.clear();
+      Forms.reset();
     }
   }
-  std::vector<analysis::ArgRegions> Regions = analysis::evaluateSlice(Kernel, Asked, Scalars, S);
+  if (!Known) {
+    Known = std::make_shared<const analysis::AccessForms>(
+        analysis::accessForms(Kernel, Asked, Scalars));
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (sameShape(Kernel, Asked, Scalars) && !Forms)
+      Forms = Known;
+  }
+  std::vector<analysis::ArgRegions> Regions =
+      analysis::evaluateSlice(Kernel, Asked, Scalars, S, Known.get());
   std::lock_guard<std::mutex> Lock(Mutex);
   ++Evaluated;
   if (sameShape(Kernel, Asked, Scalars)) {

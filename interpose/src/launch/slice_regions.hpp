@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <tuple>
 #include <vector>
@@ -37,6 +38,9 @@ private:
   const analysis::KernelSummary *Summary = nullptr;
   analysis::NDRange Range;
   analysis::LaunchArgs Args;
+  // The shape's access forms, computed at its first slice (shared: a slice evaluated meanwhile
+  // by another thread keeps the ones it started with).
+  std::shared_ptr<const analysis::AccessForms> Forms;
   std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>,
            std::vector<analysis::ArgRegions>>
       Slices;

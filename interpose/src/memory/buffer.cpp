@@ -1,4 +1,5 @@
 #include "buffer.hpp"
+#include "strided_runs.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -149,9 +150,13 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
     ExecDevice *Device = Devices[D].get();
     Jobs.push_back({Device, [&Services, Device, Source, Here, Host] {
                       const ScopedSpan Shown(Services.Spans, Device->Name, "to host copy");
-                      for (const Span &S : Here.spans()) {
-                        cl_int E = Services.Backend.read(Device->RealQueue, Source, false, S.Begin,
-                                                         S.size(), Host + S.Begin);
+                      for (const StridedRun &R : stridedRuns(Here)) {
+                        cl_int E = R.Count == 1
+                                       ? Services.Backend.read(Device->RealQueue, Source, false,
+                                                               R.Begin, R.Bytes, Host + R.Begin)
+                                       : Services.Backend.readStrided(Device->RealQueue, Source,
+                                                                      false, R.Begin, R.Bytes,
+                                                                      R.Pitch, R.Count, Host);
                         if (E != CL_SUCCESS)
                           return E;
                       }
@@ -200,8 +205,11 @@ cl_int Buffer::pushHostBytes(ExecDevice &Device, const RangeSet &Ranges) {
   for (const Deferred &D : Pending)
     FromStaging.subtract(D.Live);
   const std::uint8_t *Host = FromStaging.empty() ? nullptr : hostData();
-  for (const Span &S : FromStaging.spans())
-    if ((Error = send(S.Begin, S.size(), Host + S.Begin)) != CL_SUCCESS)
+  for (const StridedRun &R : stridedRuns(FromStaging))
+    if ((Error = R.Count == 1
+                     ? send(R.Begin, R.Bytes, Host + R.Begin)
+                     : Backend.writeStrided(Device.RealQueue, Target, false, R.Begin, R.Bytes,
+                                            R.Pitch, R.Count, Host)) != CL_SUCCESS)
       return Error;
   // Deferred bytes go straight from the app's memory (or the staging copy of pages preserved
   // since). The device reads them after the call returns: the reads are checked once it has

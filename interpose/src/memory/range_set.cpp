@@ -1,6 +1,7 @@
 #include "range_set.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace libsplit {
 
@@ -19,32 +20,69 @@ void RangeSet::add(std::size_t Begin, std::size_t End) {
   Spans.insert(First, Span{Begin, End});
 }
 
+// The set operations on two sets walk both once: a column of a matrix is hundreds of spans.
 void RangeSet::add(const RangeSet &Other) {
-  for (const Span &S : Other.Spans)
-    add(S.Begin, S.End);
+  if (Other.Spans.size() <= 2) {
+    for (const Span &S : Other.Spans)
+      add(S.Begin, S.End);
+    return;
+  }
+  std::vector<Span> Merged;
+  Merged.reserve(Spans.size() + Other.Spans.size());
+  auto A = Spans.cbegin(), B = Other.Spans.cbegin();
+  while (A != Spans.cend() || B != Other.Spans.cend()) {
+    const bool TakeA = B == Other.Spans.cend() || (A != Spans.cend() && A->Begin < B->Begin);
+    const Span Next = TakeA ? *A++ : *B++;
+    if (!Merged.empty() && Next.Begin <= Merged.back().End)
+      Merged.back().End = std::max(Merged.back().End, Next.End);
+    else
+      Merged.push_back(Next);
+  }
+  Spans.swap(Merged);
 }
 
 void RangeSet::subtract(std::size_t Begin, std::size_t End) {
   if (Begin >= End)
     return;
-  std::vector<Span> Kept;
-  Kept.reserve(Spans.size() + 1);
-  for (const Span &S : Spans) {
-    if (S.End <= Begin || S.Begin >= End) {
-      Kept.push_back(S);
-      continue;
-    }
-    if (S.Begin < Begin)
-      Kept.push_back({S.Begin, Begin});
-    if (S.End > End)
-      Kept.push_back({End, S.End});
-  }
-  Spans.swap(Kept);
+  // The spans that overlap [Begin, End): from the first ending after Begin.
+  auto First = std::upper_bound(Spans.begin(), Spans.end(), Begin,
+                                [](std::size_t B, const Span &S) { return B < S.End; });
+  auto Last = First;
+  while (Last != Spans.end() && Last->Begin < End)
+    ++Last;
+  if (First == Last)
+    return;
+  const Span Head{First->Begin, Begin}, Tail{End, std::prev(Last)->End};
+  First = Spans.erase(First, Last);
+  if (Tail.Begin < Tail.End)
+    First = Spans.insert(First, Tail);
+  if (Head.Begin < Head.End)
+    Spans.insert(First, Head);
 }
 
 void RangeSet::subtract(const RangeSet &Other) {
-  for (const Span &S : Other.Spans)
-    subtract(S.Begin, S.End);
+  if (Other.Spans.size() <= 2) {
+    for (const Span &S : Other.Spans)
+      subtract(S.Begin, S.End);
+    return;
+  }
+  std::vector<Span> Kept;
+  Kept.reserve(Spans.size() + Other.Spans.size());
+  auto B = Other.Spans.begin();
+  for (Span S : Spans) {
+    while (B != Other.Spans.end() && B->End <= S.Begin)
+      ++B;
+    for (auto C = B; C != Other.Spans.end() && C->Begin < S.End; ++C) {
+      if (C->Begin > S.Begin)
+        Kept.push_back({S.Begin, C->Begin});
+      S.Begin = std::max(S.Begin, C->End);
+      if (S.Begin >= S.End)
+        break;
+    }
+    if (S.Begin < S.End)
+      Kept.push_back(S);
+  }
+  Spans.swap(Kept);
 }
 
 bool RangeSet::contains(std::size_t Begin, std::size_t End) const {
@@ -71,14 +109,18 @@ std::size_t RangeSet::totalBytes() const {
 }
 
 RangeSet RangeSet::missingFrom(std::size_t Begin, std::size_t End) const {
-  RangeSet Missing(Begin, End);
-  for (const Span &S : Spans) {
-    if (S.End <= Begin)
-      continue;
-    if (S.Begin >= End)
-      break;
-    Missing.subtract(S.Begin, S.End);
+  RangeSet Missing;
+  if (Begin >= End)
+    return Missing;
+  auto It = std::upper_bound(Spans.begin(), Spans.end(), Begin,
+                             [](std::size_t B, const Span &S) { return B < S.End; });
+  for (; It != Spans.end() && It->Begin < End; ++It) {
+    if (It->Begin > Begin)
+      Missing.Spans.push_back({Begin, It->Begin});
+    Begin = std::max(Begin, It->End);
   }
+  if (Begin < End)
+    Missing.Spans.push_back({Begin, End});
   return Missing;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <random>
+#include <set>
 
 using namespace libsplit::analysis;
 
@@ -246,4 +247,137 @@ TEST_CASE("evaluated regions contain every work-item's bytes", "[analysis][eval]
       }
   }
   CHECK(Checked > 1000);
+}
+
+// An LU step's column: a[(k + 1 + gid0) * n + k] of a float matrix, n = 1024.
+static const char *const Column = R"(kernel column splittable
+arg 0 global - a
+  access read bytes (mul 4 (add (mul (add (add arg1 1) gid0) arg2) arg1)) (add (mul 4 (add (mul (add (add arg1 1) gid0) arg2) arg1)) 3)
+arg 1 scalar u32 k
+arg 2 scalar u32 n
+end
+)";
+
+TEST_CASE("a column of a row-major matrix is its elements, not the rows between",
+          "[analysis][eval]") {
+  KernelSummary K = kernelFrom(Column);
+  LaunchArgs Args;
+  Args.ScalarBytes = {{}, bytesOf<std::uint32_t>(5), bytesOf<std::uint32_t>(1024)};
+  NDRange R;
+  R.Global = {256, 1, 1};
+  R.Local = {64, 1, 1};
+  const auto Regions = evaluateSlice(K, R, Args, Slice{0, 0, 2});
+  REQUIRE(!Regions[0].ReadWhole);
+  const std::vector<ByteRange> &Ranges = Regions[0].Read.ranges();
+  REQUIRE(Ranges.size() == 128);
+  for (std::size_t Row = 0; Row < Ranges.size(); ++Row) {
+    const std::int64_t Element = (5 + 1 + static_cast<std::int64_t>(Row)) * 1024 + 5;
+    CHECK(Ranges[Row] == ByteRange{4 * Element, 4 * Element + 4});
+  }
+  // The same from forms computed once for the launch.
+  const AccessForms Forms = accessForms(K, R, Args);
+  CHECK(evaluateSlice(K, R, Args, Slice{0, 0, 2}, &Forms)[0].Read.ranges() == Ranges);
+
+  SECTION("more rows than MaxRunsPerAccess: the hull") {
+    R.Global = {1024, 1, 1};
+    const auto Many = evaluateSlice(K, R, Args, Slice{0, 0, 16});
+    CHECK(Many[0].Read.ranges().size() == 1);
+  }
+  SECTION("a hull under MinExactHullBytes: the hull") {
+    Args.ScalarBytes[2] = bytesOf<std::uint32_t>(8);
+    const auto Small = evaluateSlice(K, R, Args, Slice{0, 0, 1});
+    CHECK(Small[0].Read.ranges().size() == 1);
+  }
+}
+
+TEST_CASE("rows nearly as wide as the matrix stay one range", "[analysis][eval]") {
+  // A 2-D stencil's interior rows, n = 512: the runs would cover nearly all of their hull.
+  KernelSummary K = kernelFrom(R"(kernel stencil splittable
+arg 0 global - a
+  access write guard gid0 1 510 guard gid1 1 510 bytes (mul 4 (add (mul gid1 arg1) gid0)) (add (mul 4 (add (mul gid1 arg1) gid0)) 3)
+arg 1 scalar i32 n
+end
+)");
+  LaunchArgs Args;
+  Args.ScalarBytes = {{}, bytesOf<std::int32_t>(512)};
+  NDRange R;
+  R.WorkDim = 2;
+  R.Global = {512, 512, 1};
+  R.Local = {16, 16, 1};
+  CHECK(evaluateSlice(K, R, Args, Slice{1, 0, 16})[0].Write.ranges().size() == 1);
+  // Split by columns, each row's half is far from the next: disjoint halves, one run a row.
+  const auto Left = evaluateSlice(K, R, Args, Slice{0, 0, 16});
+  const auto Right = evaluateSlice(K, R, Args, Slice{0, 16, 32});
+  CHECK(Left[0].Write.ranges().size() == 510);
+  CHECK(writesDisjoint(Left, Right));
+}
+
+// Random affine accesses (products of ids by constants and scalars, 32-bit truncations as the
+// compiler writes them): every work-item's bytes are in the region, and a region of several
+// runs holds no byte no work-item touches.
+TEST_CASE("exact runs hold every work-item's bytes and nothing else", "[analysis][eval]") {
+  std::mt19937 Rng(2026);
+  auto pick = [&](int N) { return static_cast<int>(Rng() % static_cast<unsigned>(N)); };
+  const char *Ids[] = {"gid0", "gid1", "lid0", "lid1", "grp0", "grp1"};
+  int Exact = 0;
+  for (int Round = 0; Round < 300; ++Round) {
+    const std::int32_t N = 64 + pick(400);
+    const int Width = 1 + pick(8);
+    const int IdA = pick(6), IdB = pick(6);
+    std::string Index = "(add (mul " + std::string(Ids[IdA]) + " arg1) (mul " + Ids[IdB] + " " +
+                        std::to_string(1 + pick(3)) + "))";
+    // A global id beside the local or group id of its dimension: the forms take them as
+    // independent, a superset (sound, not exact).
+    const bool Independent = IdA == IdB || IdA % 2 != IdB % 2 || (IdA >= 2 && IdB >= 2);
+    if (pick(2))
+      Index = "(ashr (shl " + Index + " 32) 32)";
+    const std::string First = "(mul " + std::to_string(Width) + " " + Index + ")";
+    const std::string Last = "(add " + First + " " + std::to_string(Width - 1) + ")";
+    KernelSummary K = kernelFrom("kernel k splittable\narg 0 global - a\n  access read bytes " +
+                                 First + " " + Last + "\narg 1 scalar i32 n\nend\n");
+    NDRange R;
+    R.WorkDim = 2;
+    R.Global = {64, 64, 1};
+    R.Local = {8, 8, 1};
+    LaunchArgs Args;
+    Args.ScalarBytes = {{}, bytesOf(N)};
+    const std::uint32_t Dim = Rng() % 2;
+    const std::uint64_t FirstGroup = Rng() % 8,
+                        EndGroup = FirstGroup + 1 + Rng() % (8 - FirstGroup);
+    const Slice S{Dim, FirstGroup, EndGroup};
+    const auto Regions = evaluateSlice(K, R, Args, S);
+    const AccessForms Forms = accessForms(K, R, Args);
+    REQUIRE(evaluateSlice(K, R, Args, S, &Forms)[0].Read.ranges() == Regions[0].Read.ranges());
+    REQUIRE(!Regions[0].ReadWhole);
+    std::set<std::int64_t> Touched;
+    for (std::int64_t G1 = 0; G1 < 64; ++G1)
+      for (std::int64_t G0 = 0; G0 < 64; ++G0) {
+        const std::int64_t Group = Dim == 0 ? G0 / 8 : G1 / 8;
+        if (Group < std::int64_t(FirstGroup) || Group >= std::int64_t(EndGroup))
+          continue;
+        const std::int64_t Values[] = {G0, G1, G0 % 8, G1 % 8, G0 / 8, G1 / 8};
+        auto idOf = [&](const std::string &Text, std::size_t At) {
+          for (int I = 0; I < 6; ++I)
+            if (Text.compare(At, std::strlen(Ids[I]), Ids[I]) == 0)
+              return Values[I];
+          return std::int64_t(0);
+        };
+        // (add (mul A arg1) (mul B c)): A at the first "(mul ", B at the second.
+        const std::size_t A = Index.find("(mul ") + 5;
+        const std::size_t B = Index.find("(mul ", A) + 5;
+        const std::size_t C = Index.find(' ', B) + 1;
+        const std::int64_t Element =
+            idOf(Index, A) * N + idOf(Index, B) * std::stoll(Index.substr(C));
+        for (std::int64_t Byte = Width * Element; Byte < Width * Element + Width; ++Byte) {
+          INFO(First << " n=" << N);
+          REQUIRE(Regions[0].Read.contains(Byte, Byte + 1));
+          Touched.insert(Byte);
+        }
+      }
+    if (Regions[0].Read.ranges().size() > 1 && Independent) {
+      ++Exact;
+      CHECK(Regions[0].Read.totalBytes() == static_cast<std::int64_t>(Touched.size()));
+    }
+  }
+  CHECK(Exact > 20);
 }

@@ -3,9 +3,11 @@
 // non-adjacent spans: validity must never be over-approximated, and equal sets must compare
 // equal span for span).
 #include "range_set.hpp"
+#include "strided_runs.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -123,4 +125,69 @@ TEST_CASE("touching ranges fuse into one span, empty ones add nothing", "[ranges
   CHECK(Set.totalBytes() == 4);
   Set.clear();
   CHECK(Set.empty());
+}
+
+TEST_CASE("set operations between sets of many short spans match the bitmaps'", "[rangeset]") {
+  // Columns of a matrix and their complements: the operations walk both sets once.
+  std::mt19937 Random(11);
+  std::uniform_int_distribution<std::size_t> Position(0, Universe - 1), Length(1, 3);
+  auto randomSet = [&] {
+    RangeSet Set;
+    for (int I = 0; I < 20; ++I) {
+      const std::size_t Begin = Position(Random);
+      Set.add(Begin, std::min(Universe, Begin + Length(Random)));
+    }
+    return Set;
+  };
+  for (int Round = 0; Round < 300; ++Round) {
+    const RangeSet A = randomSet(), B = randomSet();
+    const std::vector<bool> BitsA = bitmapOf(A), BitsB = bitmapOf(B);
+    RangeSet Union = A, Difference = A;
+    Union.add(B);
+    Difference.subtract(B);
+    REQUIRE(wellFormed(Union));
+    REQUIRE(wellFormed(Difference));
+    const std::vector<bool> U = bitmapOf(Union), D = bitmapOf(Difference);
+    for (std::size_t Byte = 0; Byte < Universe; ++Byte) {
+      CHECK(U[Byte] == (BitsA[Byte] || BitsB[Byte]));
+      CHECK(D[Byte] == (BitsA[Byte] && !BitsB[Byte]));
+    }
+  }
+}
+
+TEST_CASE("strided runs cover a set's spans exactly, equal spans at one pitch as one run",
+          "[rangeset]") {
+  RangeSet Column;
+  for (std::size_t Row = 0; Row < 5; ++Row)
+    Column.add(Row * 16 + 4, Row * 16 + 8); // a float column of a 4-wide row-major matrix
+  Column.add(90, 92);                       // and something else
+  const std::vector<StridedRun> Runs = stridedRuns(Column);
+  REQUIRE(Runs.size() == 2);
+  CHECK(Runs[0].Begin == 4);
+  CHECK(Runs[0].Bytes == 4);
+  CHECK(Runs[0].Pitch == 16);
+  CHECK(Runs[0].Count == 5);
+  CHECK(Runs[1].Begin == 90);
+  CHECK(Runs[1].Count == 1);
+
+  std::mt19937 Random(3);
+  std::uniform_int_distribution<std::size_t> Position(0, Universe - 1), Length(1, 4);
+  for (int Round = 0; Round < 300; ++Round) {
+    RangeSet Set;
+    for (int I = 0; I < 12; ++I) {
+      const std::size_t Begin = Position(Random);
+      Set.add(Begin, std::min(Universe, Begin + Length(Random)));
+    }
+    RangeSet Covered;
+    std::size_t Pieces = 0;
+    for (const StridedRun &R : stridedRuns(Set)) {
+      REQUIRE(R.Count >= 1);
+      CHECK(R.Pitch >= R.Bytes);
+      for (std::size_t I = 0; I < R.Count; ++I)
+        Covered.add(R.Begin + I * R.Pitch, R.Begin + I * R.Pitch + R.Bytes);
+      Pieces += R.Count;
+    }
+    CHECK(Covered == Set);
+    CHECK(Pieces == Set.spans().size());
+  }
 }

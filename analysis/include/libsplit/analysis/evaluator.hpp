@@ -13,9 +13,12 @@
 #include "libsplit/analysis/interval_set.hpp"
 #include "libsplit/analysis/summary.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <vector>
 
 namespace libsplit::analysis {
@@ -40,6 +43,13 @@ struct LaunchArgs {
   std::vector<std::vector<std::uint8_t>> ScalarBytes;
 };
 
+// An access whose bytes are a few runs of a larger hull (a column of a row-major matrix) adds
+// each run, up to this many, rather than the hull; not for a hull under MinExactHullBytes, which
+// moves in about the time of one transfer command (and whose runs would cost the launch more
+// to evaluate and track than they save).
+constexpr std::int64_t MaxRunsPerAccess = 512;
+constexpr std::int64_t MinExactHullBytes = 16 * 1024;
+
 struct ArgRegions {
   IntervalSet Read;
   IntervalSet Write;      // plain stores
@@ -50,9 +60,30 @@ struct ArgRegions {
   std::uint32_t AtomicKinds = 0; // bit (1 << AccessKind) per atomic operation seen
 };
 
-// Regions per argument (index = argument index; non-buffer arguments stay empty).
+// An expression's value as Constant + sum of Coef[V] * id V, V = 3 * kind + dim for the global
+// (kind 0), local (1) and group (2) ids: exact wherever interval arithmetic bounds every step of
+// the expression over the ids' box (no step overflowed there), and so over any box inside it.
+struct Affine {
+  std::int64_t Constant = 0;
+  std::array<std::int64_t, 9> Coef{};
+  bool constant() const {
+    return std::all_of(Coef.begin(), Coef.end(), [](std::int64_t C) { return C == 0; });
+  }
+};
+
+// Per argument, per access (the summary's order): its first and last byte as affine forms over
+// the whole launch, or none. Computed once per launch shape (accessForms), they hold for each of
+// its slices, which then only enumerate their runs.
+struct AccessForms {
+  std::vector<std::vector<std::optional<std::pair<Affine, Affine>>>> PerArg;
+};
+AccessForms accessForms(const KernelSummary &Kernel, const NDRange &Range, const LaunchArgs &Args);
+
+// Regions per argument (index = argument index; non-buffer arguments stay empty). Forms: the
+// launch's accessForms, where the caller keeps them (else each access's are computed here).
 std::vector<ArgRegions> evaluateSlice(const KernelSummary &Kernel, const NDRange &Range,
-                                      const LaunchArgs &Args, const Slice &S);
+                                      const LaunchArgs &Args, const Slice &S,
+                                      const AccessForms *Forms = nullptr);
 
 // True when no byte written (plainly) by one slice may be touched by the other: the slices can
 // run on separate devices with no merge.

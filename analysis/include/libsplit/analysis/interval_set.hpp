@@ -14,11 +14,11 @@ struct ByteRange {
 };
 
 // Sorted, disjoint, non-adjacent ranges. Kept short on purpose: past MaxRanges the two ranges
-// with the smallest gap are fused (a superset, so still sound), because every range costs one
-// transfer command at launch time.
+// with the smallest gap are fused (a superset, so still sound), because every range costs work
+// at launch time (transfers of equal runs at one stride go as one command).
 class IntervalSet {
 public:
-  static constexpr std::size_t MaxRanges = 32;
+  static constexpr std::size_t MaxRanges = 1024;
 
   void add(std::int64_t Begin, std::int64_t End);
   void add(const IntervalSet &Other);
