@@ -47,7 +47,7 @@ struct LaunchArgs {
 // each run, up to this many, rather than the hull; not for a hull under MinExactHullBytes, which
 // moves in about the time of one transfer command (and whose runs would cost the launch more
 // to evaluate and track than they save).
-constexpr std::int64_t MaxRunsPerAccess = 512;
+constexpr std::int64_t MaxRunsPerAccess = 128;
 constexpr std::int64_t MinExactHullBytes = 16 * 1024;
 
 struct ArgRegions {
