@@ -36,6 +36,8 @@ public:
   std::uint64_t bytesReadFrom(std::size_t Device) const;
   // Bytes copied into Device's buffers from other buffers (copy()).
   std::uint64_t bytesCopiedTo(std::size_t Device) const;
+  // Strided transfers asked (writeStrided, readStrided), each run as its rows.
+  std::size_t stridedTransfers() const { return Strided; }
   std::size_t liveEvents() const;
   std::size_t liveBuffers() const;
   // The Nth transfer from now (0: the next write or read) returns Error instead of running.
@@ -50,6 +52,17 @@ public:
                std::size_t Bytes, const void *From) override;
   cl_int read(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
               std::size_t Bytes, void *Into) override;
+  cl_int writeStrided(cl_command_queue Queue, cl_mem Target, bool Blocking, std::size_t Offset,
+                      std::size_t Bytes, std::size_t Pitch, std::size_t Count,
+                      const void *Host) override {
+    ++Strided;
+    return DeviceBackend::writeStrided(Queue, Target, Blocking, Offset, Bytes, Pitch, Count, Host);
+  }
+  cl_int readStrided(cl_command_queue Queue, cl_mem Source, bool Blocking, std::size_t Offset,
+                     std::size_t Bytes, std::size_t Pitch, std::size_t Count, void *Host) override {
+    ++Strided;
+    return DeviceBackend::readStrided(Queue, Source, Blocking, Offset, Bytes, Pitch, Count, Host);
+  }
   cl_int copy(cl_command_queue Queue, cl_mem Source, std::size_t SourceOffset, cl_mem Target,
               std::size_t TargetOffset, std::size_t Bytes,
               const std::vector<cl_event> &After) override;
@@ -58,6 +71,7 @@ public:
   cl_int finish(cl_command_queue Queue) override;
 
 private:
+  std::size_t Strided = 0;
   struct Memory {
     std::size_t Context;
     std::shared_ptr<std::vector<std::uint8_t>> Storage; // shared by a buffer and its sub-buffers

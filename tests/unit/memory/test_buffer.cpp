@@ -95,6 +95,7 @@ TEST_CASE("a device gets what its kernel needs, once, and its writes reach the a
 
 TEST_CASE("the buffer's bytes are the model's through random writes, launches and reads") {
   std::mt19937 Random(20261126);
+  std::size_t Strided = 0;
   for (int Sequence = 0; Sequence < 60; ++Sequence) {
     const std::size_t Devices = 2 + Sequence % 2, Size = 4096;
     auto Home = std::make_shared<TestHome>(Devices);
@@ -107,6 +108,16 @@ TEST_CASE("the buffer's bytes are the model's through random writes, launches an
       if (Begin > End)
         std::swap(Begin, End);
       return RangeSet(Begin, End + 1);
+    };
+    // A column of a row-major matrix and the like: equal spans at one pitch, which go to and
+    // from the devices as strided transfers.
+    auto strided = [&] {
+      const std::size_t Length = 1 + Random() % 16, Pitch = Length + 1 + Random() % 64;
+      const std::size_t Count = 2 + Random() % 40, Begin = Random() % 256;
+      RangeSet Set;
+      for (std::size_t I = 0; I < Count && Begin + I * Pitch + Length <= Size; ++I)
+        Set.add(Begin + I * Pitch, Begin + I * Pitch + Length);
+      return Set;
     };
     auto noise = [&](std::size_t Length) {
       Bytes Out(Length);
@@ -133,7 +144,8 @@ TEST_CASE("the buffer's bytes are the model's through random writes, launches an
       }
       case 2:
       case 3: { // a launch: reads Need, writes Writes (within it or not: an output)
-        const RangeSet Need = range(), Writes = Random() % 2 ? range() : Need;
+        const RangeSet Need = Random() % 3 ? range() : strided();
+        const RangeSet Writes = Random() % 2 ? (Random() % 3 ? range() : strided()) : Need;
         const Bytes New = noise(Size);
         REQUIRE(runKernel(*Home, *B, Device, Need, Writes, [&](std::uint8_t *Copy) {
                   for (const Span &S : Need.spans())
@@ -162,7 +174,9 @@ TEST_CASE("the buffer's bytes are the model's through random writes, launches an
       }
     }
     REQUIRE(readAll(*B) == Truth);
+    Strided += Home->Backend.stridedTransfers();
   }
+  CHECK(Strided > 20); // columns went and came back as strided transfers
 }
 
 TEST_CASE("a sub-buffer's launch moves its own bytes only, in its root's coordinates") {
