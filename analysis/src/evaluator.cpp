@@ -359,10 +359,51 @@ SliceBox sliceBox(const NDRange &NDR, const Slice &S) {
   return Box;
 }
 
+const ValueRange &idRange(const SliceBox &Box, std::size_t Variable) {
+  const std::array<ValueRange, 3> &Ids = Variable < 3   ? Box.GlobalId
+                                         : Variable < 6 ? Box.LocalId
+                                                        : Box.GroupId;
+  return Ids[Variable % 3];
+}
+
+// The least and greatest values of an exact form over a box, or Unbounded (an id without bounds,
+// or values past 64 bits).
+ValueRange boundsOver(const Affine &Form, const SliceBox &Box) {
+  __int128 Lo = Form.Constant, Hi = Form.Constant;
+  for (std::size_t V = 0; V < Form.Coef.size(); ++V) {
+    if (Form.Coef[V] == 0)
+      continue;
+    const ValueRange &Ids = idRange(Box, V);
+    if (!Ids.Bounded)
+      return Unbounded;
+    const __int128 A = static_cast<__int128>(Form.Coef[V]) * Ids.Lo;
+    const __int128 B = static_cast<__int128>(Form.Coef[V]) * Ids.Hi;
+    Lo += A < B ? A : B;
+    Hi += A < B ? B : A;
+  }
+  constexpr __int128 Min = std::numeric_limits<std::int64_t>::min();
+  constexpr __int128 Max = std::numeric_limits<std::int64_t>::max();
+  if (Lo < Min || Hi > Max)
+    return Unbounded;
+  return {static_cast<std::int64_t>(Lo), static_cast<std::int64_t>(Hi), true};
+}
+
+// An expression's range over the box: from its exact form where there is one.
+ValueRange rangeOf(const Expr &E, const std::optional<Affine> *Form, const ExprEvaluator &Eval,
+                   const SliceBox &Box) {
+  if (Form && *Form)
+    if (ValueRange R = boundsOver(**Form, Box); R.Bounded)
+      return R;
+  return Eval.evaluate(E, Box);
+}
+
 // Narrows the box by the access's guards. Returns false when no work-item of the slice can
-// execute the access.
-bool applyGuards(const Access &A, const ExprEvaluator &Eval, SliceBox &Box) {
-  for (const Guard &G : A.Guards) {
+// execute the access. Form: the access's forms, where the caller has them.
+bool applyGuards(const Access &A, const AccessForm *Form, const ExprEvaluator &Eval,
+                 SliceBox &Box) {
+  for (std::size_t Index = 0; Index < A.Guards.size(); ++Index) {
+    const Guard &G = A.Guards[Index];
+    const bool Formed = Form && Index < Form->Guards.size();
     if (G.Dim >= 3)
       continue; // malformed; ignoring a guard only widens the region
     std::array<ValueRange, 3> *Ids = G.Id == Leaf::GlobalId  ? &Box.GlobalId
@@ -374,7 +415,10 @@ bool applyGuards(const Access &A, const ExprEvaluator &Eval, SliceBox &Box) {
     ValueRange &Id = (*Ids)[G.Dim];
     if (!Id.Bounded)
       continue;
-    ValueRange Lower = Eval.evaluate(G.Lower, Box), Upper = Eval.evaluate(G.Upper, Box);
+    const ValueRange Lower =
+        rangeOf(G.Lower, Formed ? &Form->Guards[Index].first : nullptr, Eval, Box);
+    const ValueRange Upper =
+        rangeOf(G.Upper, Formed ? &Form->Guards[Index].second : nullptr, Eval, Box);
     if (Lower.Bounded)
       Id.Lo = std::max(Id.Lo, Lower.Lo);
     if (Upper.Bounded)
@@ -383,13 +427,6 @@ bool applyGuards(const Access &A, const ExprEvaluator &Eval, SliceBox &Box) {
       return false;
   }
   return true;
-}
-
-const ValueRange &idRange(const SliceBox &Box, std::size_t Variable) {
-  const std::array<ValueRange, 3> &Ids = Variable < 3   ? Box.GlobalId
-                                         : Variable < 6 ? Box.LocalId
-                                                        : Box.GroupId;
-  return Ids[Variable % 3];
 }
 
 // Adds the bytes [First, Last] of every work-item of the box to Set, exactly, where First and
@@ -475,12 +512,14 @@ AccessForms accessForms(const KernelSummary &Kernel, const NDRange &NDR, const L
   const SliceBox Box = sliceBox(NDR, Whole);
   for (std::size_t ArgIndex = 0; ArgIndex < Kernel.Args.size(); ++ArgIndex)
     for (const Access &A : Kernel.Args[ArgIndex].Accesses) {
-      std::optional<std::pair<Affine, Affine>> Pair;
-      if (!A.Unknown)
-        if (std::optional<Affine> First = Eval.affine(A.First, Box))
-          if (std::optional<Affine> Last = Eval.affine(A.Last, Box))
-            Pair.emplace(*First, *Last);
-      Forms.PerArg[ArgIndex].push_back(std::move(Pair));
+      AccessForm Form;
+      if (!A.Unknown) {
+        Form.First = Eval.affine(A.First, Box);
+        Form.Last = Eval.affine(A.Last, Box);
+        for (const Guard &G : A.Guards)
+          Form.Guards.emplace_back(Eval.affine(G.Lower, Box), Eval.affine(G.Upper, Box));
+      }
+      Forms.PerArg[ArgIndex].push_back(std::move(Form));
     }
   return Forms;
 }
@@ -509,11 +548,15 @@ std::vector<ArgRegions> evaluateSlice(const KernelSummary &Kernel, const NDRange
         Whole = true;
         continue;
       }
+      const AccessForm *Form =
+          Forms && ArgIndex < Forms->PerArg.size() && AccessIndex < Forms->PerArg[ArgIndex].size()
+              ? &Forms->PerArg[ArgIndex][AccessIndex]
+              : nullptr;
       SliceBox Guarded = Box;
-      if (!applyGuards(A, Eval, Guarded))
+      if (!applyGuards(A, Form, Eval, Guarded))
         continue;
-      const ValueRange First = Eval.evaluate(A.First, Guarded);
-      const ValueRange Last = Eval.evaluate(A.Last, Guarded);
+      const ValueRange First = rangeOf(A.First, Form ? &Form->First : nullptr, Eval, Guarded);
+      const ValueRange Last = rangeOf(A.Last, Form ? &Form->Last : nullptr, Eval, Guarded);
       if (!First.Bounded || !Last.Bounded || Last.Hi == std::numeric_limits<std::int64_t>::max()) {
         Whole = true;
         continue;
@@ -523,14 +566,14 @@ std::vector<ArgRegions> evaluateSlice(const KernelSummary &Kernel, const NDRange
         Set.add(First.Lo, Last.Hi + 1);
         continue;
       }
-      std::optional<std::pair<Affine, Affine>> Computed;
-      const std::optional<std::pair<Affine, Affine>> *Form = &Computed;
-      if (Forms && ArgIndex < Forms->PerArg.size() && AccessIndex < Forms->PerArg[ArgIndex].size())
-        Form = &Forms->PerArg[ArgIndex][AccessIndex];
-      else if (std::optional<Affine> FirstForm = Eval.affine(A.First, Guarded))
-        if (std::optional<Affine> LastForm = Eval.affine(A.Last, Guarded))
-          Computed.emplace(*FirstForm, *LastForm);
-      if (!*Form || !addExactRuns((*Form)->first, (*Form)->second, Guarded, HullBytes, Set))
+      std::optional<Affine> FirstForm, LastForm;
+      if (Form) {
+        FirstForm = Form->First;
+        LastForm = Form->Last;
+      } else if ((FirstForm = Eval.affine(A.First, Guarded))) {
+        LastForm = Eval.affine(A.Last, Guarded);
+      }
+      if (!FirstForm || !LastForm || !addExactRuns(*FirstForm, *LastForm, Guarded, HullBytes, Set))
         Set.add(First.Lo, Last.Hi + 1);
     }
   }
@@ -551,19 +594,19 @@ bool writesDisjoint(const std::vector<ArgRegions> &A, const std::vector<ArgRegio
 
 std::vector<std::uint32_t> disjointWriteDims(const KernelSummary &Kernel, const NDRange &NDR,
                                              const LaunchArgs &Args) {
-  return disjointWriteDims(NDR,
-                           [&](const Slice &S) { return evaluateSlice(Kernel, NDR, Args, S); });
+  return disjointWriteDims(NDR, [&](const Slice &S) {
+    return std::make_shared<const std::vector<ArgRegions>>(evaluateSlice(Kernel, NDR, Args, S));
+  });
 }
 
 std::vector<std::uint32_t>
-disjointWriteDims(const NDRange &NDR,
-                  const std::function<std::vector<ArgRegions>(const Slice &)> &Evaluate) {
+disjointWriteDims(const NDRange &NDR, const std::function<SharedRegions(const Slice &)> &Evaluate) {
   std::vector<std::uint32_t> Dims;
   for (std::uint32_t D = 0; D < NDR.WorkDim && D < 3; ++D) {
     const std::uint64_t Groups = NDR.Local[D] ? NDR.numGroups(D) : 0;
     if (Groups < 2)
       continue;
-    if (writesDisjoint(Evaluate(Slice{D, 0, Groups / 2}), Evaluate(Slice{D, Groups / 2, Groups})))
+    if (writesDisjoint(*Evaluate(Slice{D, 0, Groups / 2}), *Evaluate(Slice{D, Groups / 2, Groups})))
       Dims.push_back(D);
   }
   return Dims;

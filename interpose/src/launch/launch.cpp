@@ -350,7 +350,7 @@ std::optional<SplitShape> shapeOf(const CompiledKernel &Facts, const LaunchReque
     Candidates = analysis::disjointWriteDims(Range, regions);
     if (Candidates.size() > 1)
       for (std::uint32_t D : Candidates)
-        for (const analysis::ArgRegions &Arg : regions({D, 0, Range.numGroups(D) / 2}))
+        for (const analysis::ArgRegions &Arg : *regions({D, 0, Range.numGroups(D) / 2}))
           WriteRanges[D] += Arg.Write.ranges().size();
   }
   Shape.DisjointWrites = !Candidates.empty();

@@ -111,12 +111,14 @@ analysis::NDRange ndrangeOf(const LaunchRequest &R) {
   return N;
 }
 
-std::vector<analysis::ArgRegions> sliceRegions(const CompiledKernel &Facts, const LaunchRequest &R,
-                                               const analysis::NDRange &Range,
-                                               const analysis::LaunchArgs &Scalars,
-                                               const analysis::Slice &S) {
-  return R.RegionMemo ? R.RegionMemo->regions(Facts.Regions, Range, Scalars, S)
-                      : analysis::evaluateSlice(Facts.Regions, Range, Scalars, S);
+analysis::SharedRegions sliceRegions(const CompiledKernel &Facts, const LaunchRequest &R,
+                                     const analysis::NDRange &Range,
+                                     const analysis::LaunchArgs &Scalars,
+                                     const analysis::Slice &S) {
+  if (R.RegionMemo)
+    return R.RegionMemo->regions(Facts.Regions, Range, Scalars, S);
+  return std::make_shared<const std::vector<analysis::ArgRegions>>(
+      analysis::evaluateSlice(Facts.Regions, Range, Scalars, S));
 }
 
 analysis::LaunchArgs scalarsOf(const LaunchRequest &R) {
@@ -133,7 +135,7 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
                                            const analysis::LaunchArgs &Scalars, cl_uint Dim) {
   // Regions per root buffer and slice: from the summary where the compiler gave one, else the
   // whole buffer, written buffers then merged by diff against a snapshot.
-  std::vector<std::vector<analysis::ArgRegions>> Evaluated;
+  std::vector<analysis::SharedRegions> Evaluated;
   if (Regions)
     for (const Slice &S : Slices)
       Evaluated.push_back(sliceRegions(Facts, R, Range, Scalars, {Dim, S.FirstGroup, S.EndGroup}));
@@ -171,7 +173,7 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
         }
         continue;
       }
-      const analysis::ArgRegions &Used = Evaluated[I][ArgIndex];
+      const analysis::ArgRegions &Used = (*Evaluated[I])[ArgIndex];
       if (Used.ReadWhole || Used.WriteWhole || Used.AtomicWhole)
         P.Need[I].add(wholeOf(Arg));
       P.Need[I].add(toRoot(Used.Read, Arg));

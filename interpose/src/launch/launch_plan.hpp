@@ -75,10 +75,9 @@ std::vector<CombineSpan> combineSpans(const analysis::AtomicMerge &Plan, Buffer 
 analysis::NDRange ndrangeOf(const LaunchRequest &R);
 // The regions of slice S of the launch (analysis::evaluateSlice), from the kernel's memory of
 // them where R has one.
-std::vector<analysis::ArgRegions> sliceRegions(const CompiledKernel &Facts, const LaunchRequest &R,
-                                               const analysis::NDRange &Range,
-                                               const analysis::LaunchArgs &Scalars,
-                                               const analysis::Slice &S);
+analysis::SharedRegions sliceRegions(const CompiledKernel &Facts, const LaunchRequest &R,
+                                     const analysis::NDRange &Range,
+                                     const analysis::LaunchArgs &Scalars, const analysis::Slice &S);
 analysis::LaunchArgs scalarsOf(const LaunchRequest &R);
 
 // Per root buffer of the launch's arguments: what each of Slices (along dimension Dim) needs and

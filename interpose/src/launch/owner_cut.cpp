@@ -103,7 +103,7 @@ std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest 
     return std::nullopt;
   const size_t Edge = *Most->splitEdge();
   auto startAt = [&](size_t Cut) {
-    return lowestWrite(sliceRegions(Facts, R, Range, Scalars, {Dim, Cut, Groups}), R, Most);
+    return lowestWrite(*sliceRegions(Facts, R, Range, Scalars, {Dim, Cut, Groups}), R, Most);
   };
   const size_t ProposedStart =
       MostPlan->Write[1].empty() ? SIZE_MAX : MostPlan->Write[1].spans().front().Begin;
@@ -125,8 +125,8 @@ std::vector<size_t> readEdgeCuts(const CompiledKernel &Facts, const LaunchReques
     const size_t Edge = *Root->splitEdge();
     auto meetAt = [&](size_t Cut) {
       return readsMeet(
-          readsOf(sliceRegions(Facts, R, Range, Scalars, {Dim, 0, Cut}), R, Read),
-          readsOf(sliceRegions(Facts, R, Range, Scalars, {Dim, Cut, Groups}), R, Read));
+          readsOf(*sliceRegions(Facts, R, Range, Scalars, {Dim, 0, Cut}), R, Read),
+          readsOf(*sliceRegions(Facts, R, Range, Scalars, {Dim, Cut, Groups}), R, Read));
     };
     // The balancer's cut, from its plan: its parts' reads meet at or past the edge, and one
     // work-group lower they would not.

@@ -10,10 +10,10 @@ bool SliceRegionMemo::sameShape(const analysis::KernelSummary &Kernel,
          Args.ScalarBytes == Scalars.ScalarBytes;
 }
 
-std::vector<analysis::ArgRegions> SliceRegionMemo::regions(const analysis::KernelSummary &Kernel,
-                                                           const analysis::NDRange &Asked,
-                                                           const analysis::LaunchArgs &Scalars,
-                                                           const analysis::Slice &S) {
+analysis::SharedRegions SliceRegionMemo::regions(const analysis::KernelSummary &Kernel,
+                                                 const analysis::NDRange &Asked,
+                                                 const analysis::LaunchArgs &Scalars,
+                                                 const analysis::Slice &S) {
   const auto Key = std::make_tuple(S.SplitDim, S.FirstGroup, S.EndGroup);
   std::shared_ptr<const analysis::AccessForms> Known;
   {
@@ -37,8 +37,8 @@ std::vector<analysis::ArgRegions> SliceRegionMemo::regions(const analysis::Kerne
     if (sameShape(Kernel, Asked, Scalars) && !Forms)
       Forms = Known;
   }
-  std::vector<analysis::ArgRegions> Regions =
-      analysis::evaluateSlice(Kernel, Asked, Scalars, S, Known.get());
+  auto Regions = std::make_shared<const std::vector<analysis::ArgRegions>>(
+      analysis::evaluateSlice(Kernel, Asked, Scalars, S, Known.get()));
   std::lock_guard<std::mutex> Lock(Mutex);
   ++Evaluated;
   if (sameShape(Kernel, Asked, Scalars)) {

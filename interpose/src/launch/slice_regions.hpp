@@ -21,10 +21,10 @@ class SliceRegionMemo {
 public:
   // evaluateSlice's answer, evaluated once while the kernel's summary, NDRange and scalar
   // arguments stay those of the launches before (another shape starts over).
-  std::vector<analysis::ArgRegions> regions(const analysis::KernelSummary &Kernel,
-                                            const analysis::NDRange &Range,
-                                            const analysis::LaunchArgs &Args,
-                                            const analysis::Slice &S);
+  // (Shared: the memory hands out what it keeps, never a copy.)
+  analysis::SharedRegions regions(const analysis::KernelSummary &Kernel,
+                                  const analysis::NDRange &Range, const analysis::LaunchArgs &Args,
+                                  const analysis::Slice &S);
   // Slices evaluated so far, not answered from memory (for tests).
   std::size_t evaluated() const { return Evaluated; }
 
@@ -41,9 +41,7 @@ private:
   // The shape's access forms, computed at its first slice (shared: a slice evaluated meanwhile
   // by another thread keeps the ones it started with).
   std::shared_ptr<const analysis::AccessForms> Forms;
-  std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>,
-           std::vector<analysis::ArgRegions>>
-      Slices;
+  std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>, analysis::SharedRegions> Slices;
   std::size_t Evaluated = 0;
 };
 

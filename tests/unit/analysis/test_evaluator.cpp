@@ -231,8 +231,12 @@ TEST_CASE("evaluated regions contain every work-item's bytes", "[analysis][eval]
     const std::uint64_t Groups = R.numGroups(Dim);
     const std::uint64_t First = Rng() % Groups, End = First + 1 + Rng() % (Groups - First);
     auto Regions = evaluateSlice(K, R, Args, Slice{Dim, First, End});
+    // The same slice with the launch's forms: bounds from the forms where exact.
+    const AccessForms Forms = accessForms(K, R, Args);
+    auto Formed = evaluateSlice(K, R, Args, Slice{Dim, First, End}, &Forms);
     if (Regions[0].ReadWhole)
       continue;
+    REQUIRE(!Formed[0].ReadWhole);
     for (std::int64_t G1 = 0; G1 < 8; ++G1)
       for (std::int64_t G0 = 0; G0 < 16; ++G0) {
         const std::int64_t Group = Dim == 0 ? G0 / 4 : G1 / 2;
@@ -243,6 +247,7 @@ TEST_CASE("evaluated regions contain every work-item's bytes", "[analysis][eval]
           continue; // a division by zero the evaluator bounded anyway: no claim to check
         INFO(Text << " at (" << G0 << "," << G1 << ") = " << *V);
         REQUIRE(Regions[0].Read.contains(*V, *V + 1));
+        REQUIRE(Formed[0].Read.contains(*V, *V + 1));
         ++Checked;
       }
   }

@@ -71,11 +71,17 @@ struct Affine {
   }
 };
 
-// Per argument, per access (the summary's order): its first and last byte as affine forms over
-// the whole launch, or none. Computed once per launch shape (accessForms), they hold for each of
-// its slices, which then only enumerate their runs.
+// One access's expressions as affine forms over the whole launch, or none each: its first and
+// last byte, each guard's bounds (the summary's order).
+struct AccessForm {
+  std::optional<Affine> First, Last;
+  std::vector<std::pair<std::optional<Affine>, std::optional<Affine>>> Guards;
+};
+// Per argument, per access. Computed once per launch shape (accessForms), they hold for each of
+// its slices, which then take their bounds from them (the least and greatest values of a form
+// over the slice's box: exact, and no expression evaluated) and enumerate their runs.
 struct AccessForms {
-  std::vector<std::vector<std::optional<std::pair<Affine, Affine>>>> PerArg;
+  std::vector<std::vector<AccessForm>> PerArg;
 };
 AccessForms accessForms(const KernelSummary &Kernel, const NDRange &Range, const LaunchArgs &Args);
 
@@ -92,9 +98,11 @@ bool writesDisjoint(const std::vector<ArgRegions> &A, const std::vector<ArgRegio
 // Dimensions along which cutting this launch into halves gives disjoint writes.
 std::vector<std::uint32_t> disjointWriteDims(const KernelSummary &Kernel, const NDRange &Range,
                                              const LaunchArgs &Args);
+// A slice's regions, shared where a caller keeps them (unchanged once made).
+using SharedRegions = std::shared_ptr<const std::vector<ArgRegions>>;
 // The same with each slice's regions from Evaluate (a caller that keeps them across launches).
 std::vector<std::uint32_t>
 disjointWriteDims(const NDRange &Range,
-                  const std::function<std::vector<ArgRegions>(const Slice &)> &Evaluate);
+                  const std::function<SharedRegions(const Slice &)> &Evaluate);
 
 } // namespace libsplit::analysis
