@@ -155,29 +155,6 @@ struct SliceBox {
   std::array<ValueRange, 3> GlobalId, LocalId, GroupId;
 };
 
-std::optional<Affine> scaled(const Affine &A, std::int64_t Factor) {
-  Affine R;
-  if (__builtin_mul_overflow(A.Constant, Factor, &R.Constant))
-    return std::nullopt;
-  for (std::size_t V = 0; V < R.Coef.size(); ++V)
-    if (__builtin_mul_overflow(A.Coef[V], Factor, &R.Coef[V]))
-      return std::nullopt;
-  return R;
-}
-
-std::optional<Affine> summed(const Affine &A, const Affine &B, bool Subtract) {
-  Affine R;
-  auto step = [&](std::int64_t X, std::int64_t Y, std::int64_t &Out) {
-    return Subtract ? __builtin_sub_overflow(X, Y, &Out) : __builtin_add_overflow(X, Y, &Out);
-  };
-  if (step(A.Constant, B.Constant, R.Constant))
-    return std::nullopt;
-  for (std::size_t V = 0; V < R.Coef.size(); ++V)
-    if (step(A.Coef[V], B.Coef[V], R.Coef[V]))
-      return std::nullopt;
-  return R;
-}
-
 class ExprEvaluator {
 public:
   ExprEvaluator(const KernelSummary &Kernel, const NDRange &NDR, const LaunchArgs &Args)
@@ -210,101 +187,134 @@ public:
   // there and the form's arithmetic is theirs: a shift left then right by the same amount (how
   // the compiler writes a 32-bit truncation) is the identity where the value fits.
   std::optional<Affine> affine(const Expr &E, const SliceBox &Box) const {
+    // Left uninitialized: a long expression's stack is filled as it is walked.
     struct Item {
       ValueRange Range;
-      std::optional<Affine> Form;
+      bool HasForm;
+      std::int64_t Constant;
+      std::int64_t Coef[9];
     };
     constexpr std::size_t MaxDepth = 64;
     std::array<Item, MaxDepth> Stack;
     std::size_t Top = 0;
     for (const ExprNode &Node : E.Nodes) {
-      Item Next;
       if (Node.IsLeaf) {
         if (Top == MaxDepth)
           return std::nullopt;
+        Item &Next = Stack[Top++];
         Next.Range = leafValue(Node, Box);
-        Next.Form = leafForm(Node, Next.Range);
-      } else {
-        const int Arity = arity(Node.Operator);
-        if (Top < static_cast<std::size_t>(Arity))
-          return std::nullopt;
-        const Item B = Arity == 2 ? Stack[--Top] : Item{};
-        const Item &A = Stack[Top - 1];
-        Next.Range = applyOp(Node.Operator, A.Range, B.Range);
-        if (!Next.Range.Bounded)
-          return std::nullopt;
-        Next.Form = combine(Node.Operator, A, B, Next.Range);
-        --Top;
+        Next.HasForm = leafForm(Node, Next.Range, Next.Constant, Next.Coef);
+        continue;
       }
-      Stack[Top++] = Next;
+      const int Arity = arity(Node.Operator);
+      if (Top < static_cast<std::size_t>(Arity))
+        return std::nullopt;
+      const Item *B = Arity == 2 ? &Stack[--Top] : nullptr;
+      Item &A = Stack[Top - 1];
+      const ValueRange Range = applyOp(Node.Operator, A.Range, B ? B->Range : ValueRange{});
+      if (!Range.Bounded)
+        return std::nullopt;
+      A.Range = Range;
+      if (Range.Lo == Range.Hi) { // one value over the whole box, whatever the operation
+        A.HasForm = true;
+        A.Constant = Range.Lo;
+        std::fill(std::begin(A.Coef), std::end(A.Coef), 0);
+        continue;
+      }
+      A.HasForm = A.HasForm && (!B || B->HasForm) &&
+                  combineInto(Node.Operator, A.Constant, A.Coef, B ? B->Constant : 0,
+                              B ? B->Coef : nullptr);
     }
-    if (Top != 1)
+    if (Top != 1 || !Stack[0].HasForm)
       return std::nullopt;
-    return Stack[0].Form;
+    Affine Form;
+    Form.Constant = Stack[0].Constant;
+    std::copy(std::begin(Stack[0].Coef), std::end(Stack[0].Coef), Form.Coef.begin());
+    return Form;
   }
 
 private:
-  template <typename ItemT>
-  static std::optional<Affine> combine(Op Operator, const ItemT &A, const ItemT &B,
-                                       const ValueRange &Range) {
-    if (Range.Lo == Range.Hi) { // one value over the whole box, whatever the operation
-      Affine C;
-      C.Constant = Range.Lo;
-      return C;
-    }
-    if (!A.Form || (arity(Operator) == 2 && !B.Form))
-      return std::nullopt;
+  static bool isConstant(const std::int64_t *Coef) {
+    return std::all_of(Coef, Coef + 9, [](std::int64_t C) { return C == 0; });
+  }
+  static bool scaleInto(std::int64_t &Constant, std::int64_t *Coef, std::int64_t Factor) {
+    if (__builtin_mul_overflow(Constant, Factor, &Constant))
+      return false;
+    for (int V = 0; V < 9; ++V)
+      if (__builtin_mul_overflow(Coef[V], Factor, &Coef[V]))
+        return false;
+    return true;
+  }
+  // A op B into A (the form of a result whose range is bounded over the box); false where the
+  // result is not affine or a step overflowed.
+  static bool combineInto(Op Operator, std::int64_t &Constant, std::int64_t *Coef,
+                          std::int64_t BConstant, const std::int64_t *BCoef) {
     switch (Operator) {
     case Op::Add:
-    case Op::Sub:
-      return summed(*A.Form, *B.Form, Operator == Op::Sub);
+    case Op::Sub: {
+      const bool Subtract = Operator == Op::Sub;
+      auto step = [&](std::int64_t &X, std::int64_t Y) {
+        return Subtract ? __builtin_sub_overflow(X, Y, &X) : __builtin_add_overflow(X, Y, &X);
+      };
+      if (step(Constant, BConstant))
+        return false;
+      for (int V = 0; V < 9; ++V)
+        if (step(Coef[V], BCoef[V]))
+          return false;
+      return true;
+    }
     case Op::Mul:
-      if (A.Form->constant())
-        return scaled(*B.Form, A.Form->Constant);
-      if (B.Form->constant())
-        return scaled(*A.Form, B.Form->Constant);
-      return std::nullopt;
+      if (isConstant(BCoef))
+        return scaleInto(Constant, Coef, BConstant);
+      if (isConstant(Coef)) {
+        const std::int64_t Factor = Constant;
+        Constant = BConstant;
+        std::copy(BCoef, BCoef + 9, Coef);
+        return scaleInto(Constant, Coef, Factor);
+      }
+      return false;
     case Op::Shl:
-      if (!B.Form->constant() || B.Form->Constant < 0 || B.Form->Constant > 62)
-        return std::nullopt;
-      return scaled(*A.Form, std::int64_t(1) << B.Form->Constant);
+      if (!isConstant(BCoef) || BConstant < 0 || BConstant > 62)
+        return false;
+      return scaleInto(Constant, Coef, std::int64_t(1) << BConstant);
     case Op::AShr: {
       // Exact where every term is a multiple of the divisor (the value then is one).
-      if (!B.Form->constant() || B.Form->Constant < 0 || B.Form->Constant > 62)
-        return std::nullopt;
-      const std::int64_t Divisor = std::int64_t(1) << B.Form->Constant;
-      Affine R = *A.Form;
-      if (R.Constant % Divisor != 0)
-        return std::nullopt;
-      R.Constant /= Divisor;
-      for (std::int64_t &C : R.Coef) {
-        if (C % Divisor != 0)
-          return std::nullopt;
-        C /= Divisor;
-      }
-      return R;
+      if (!isConstant(BCoef) || BConstant < 0 || BConstant > 62)
+        return false;
+      const std::int64_t Divisor = std::int64_t(1) << BConstant;
+      if (Constant % Divisor != 0)
+        return false;
+      for (int V = 0; V < 9; ++V)
+        if (Coef[V] % Divisor != 0)
+          return false;
+      Constant /= Divisor;
+      for (int V = 0; V < 9; ++V)
+        Coef[V] /= Divisor;
+      return true;
     }
     case Op::Neg:
-      return scaled(*A.Form, -1);
+      return scaleInto(Constant, Coef, -1);
     default:
-      return std::nullopt;
+      return false;
     }
   }
 
-  std::optional<Affine> leafForm(const ExprNode &Node, const ValueRange &Range) const {
+  bool leafForm(const ExprNode &Node, const ValueRange &Range, std::int64_t &Constant,
+                std::int64_t *Coef) const {
     const std::uint32_t Dim = Node.Index;
     const bool Id =
         Node.Kind == Leaf::GlobalId || Node.Kind == Leaf::LocalId || Node.Kind == Leaf::GroupId;
-    Affine Form;
+    std::fill(Coef, Coef + 9, 0);
+    Constant = 0;
     if (Id && Dim < NDR.WorkDim && Dim < 3) {
       const std::size_t Kind = Node.Kind == Leaf::GlobalId ? 0 : Node.Kind == Leaf::LocalId ? 1 : 2;
-      Form.Coef[3 * Kind + Dim] = 1;
-      return Form;
+      Coef[3 * Kind + Dim] = 1;
+      return true;
     }
     if (!Range.Bounded || Range.Lo != Range.Hi)
-      return std::nullopt;
-    Form.Constant = Range.Lo;
-    return Form;
+      return false;
+    Constant = Range.Lo;
+    return true;
   }
 
   ValueRange leafValue(const ExprNode &Node, const SliceBox &Box) const {
