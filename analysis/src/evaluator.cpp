@@ -153,6 +153,8 @@ ValueRange readScalar(const std::vector<std::uint8_t> &Bytes, ScalarType Type) {
 // by an access's guards.
 struct SliceBox {
   std::array<ValueRange, 3> GlobalId, LocalId, GroupId;
+  // Each loop's counter over the box (fillLoops), Unbounded until ranged.
+  std::array<ValueRange, MaxSummaryLoops> Loops{Unbounded, Unbounded, Unbounded, Unbounded};
 };
 
 class ExprEvaluator {
@@ -192,7 +194,7 @@ public:
       ValueRange Range;
       bool HasForm;
       std::int64_t Constant;
-      std::int64_t Coef[9];
+      std::int64_t Coef[AffineVariables];
     };
     constexpr std::size_t MaxDepth = 64;
     std::array<Item, MaxDepth> Stack;
@@ -235,12 +237,12 @@ public:
 
 private:
   static bool isConstant(const std::int64_t *Coef) {
-    return std::all_of(Coef, Coef + 9, [](std::int64_t C) { return C == 0; });
+    return std::all_of(Coef, Coef + AffineVariables, [](std::int64_t C) { return C == 0; });
   }
   static bool scaleInto(std::int64_t &Constant, std::int64_t *Coef, std::int64_t Factor) {
     if (__builtin_mul_overflow(Constant, Factor, &Constant))
       return false;
-    for (int V = 0; V < 9; ++V)
+    for (std::size_t V = 0; V < AffineVariables; ++V)
       if (__builtin_mul_overflow(Coef[V], Factor, &Coef[V]))
         return false;
     return true;
@@ -258,7 +260,7 @@ private:
       };
       if (step(Constant, BConstant))
         return false;
-      for (int V = 0; V < 9; ++V)
+      for (std::size_t V = 0; V < AffineVariables; ++V)
         if (step(Coef[V], BCoef[V]))
           return false;
       return true;
@@ -269,7 +271,7 @@ private:
       if (isConstant(Coef)) {
         const std::int64_t Factor = Constant;
         Constant = BConstant;
-        std::copy(BCoef, BCoef + 9, Coef);
+        std::copy(BCoef, BCoef + AffineVariables, Coef);
         return scaleInto(Constant, Coef, Factor);
       }
       return false;
@@ -284,11 +286,11 @@ private:
       const std::int64_t Divisor = std::int64_t(1) << BConstant;
       if (Constant % Divisor != 0)
         return false;
-      for (int V = 0; V < 9; ++V)
+      for (std::size_t V = 0; V < AffineVariables; ++V)
         if (Coef[V] % Divisor != 0)
           return false;
       Constant /= Divisor;
-      for (int V = 0; V < 9; ++V)
+      for (std::size_t V = 0; V < AffineVariables; ++V)
         Coef[V] /= Divisor;
       return true;
     }
@@ -304,8 +306,14 @@ private:
     const std::uint32_t Dim = Node.Index;
     const bool Id =
         Node.Kind == Leaf::GlobalId || Node.Kind == Leaf::LocalId || Node.Kind == Leaf::GroupId;
-    std::fill(Coef, Coef + 9, 0);
+    std::fill(Coef, Coef + AffineVariables, 0);
     Constant = 0;
+    if (Node.Kind == Leaf::LoopCount) {
+      if (Dim >= Kernel.LoopLast.size() || Dim >= MaxSummaryLoops)
+        return false;
+      Coef[9 + Dim] = 1;
+      return true;
+    }
     if (Id && Dim < NDR.WorkDim && Dim < 3) {
       const std::size_t Kind = Node.Kind == Leaf::GlobalId ? 0 : Node.Kind == Leaf::LocalId ? 1 : 2;
       Coef[3 * Kind + Dim] = 1;
@@ -343,6 +351,10 @@ private:
       return InRange ? fromU64(NDR.Offset[Dim], NDR.Offset[Dim]) : exact(0);
     case Leaf::WorkDim:
       return exact(NDR.WorkDim);
+    case Leaf::LoopCount:
+      return Node.Index < Kernel.LoopLast.size() && Node.Index < MaxSummaryLoops
+                 ? Box.Loops[Node.Index]
+                 : Unbounded;
     }
     return Unbounded;
   }
@@ -369,7 +381,19 @@ SliceBox sliceBox(const NDRange &NDR, const Slice &S) {
   return Box;
 }
 
+// Ranges the kernel's loop counters over the box, in order (a loop's last count may name the
+// loops before it): [0, the greatest last count].
+void fillLoops(const KernelSummary &Kernel, const ExprEvaluator &Eval, SliceBox &Box) {
+  for (std::size_t N = 0; N < Kernel.LoopLast.size() && N < MaxSummaryLoops; ++N) {
+    const ValueRange Last = Eval.evaluate(Kernel.LoopLast[N], Box);
+    Box.Loops[N] =
+        Last.Bounded ? ValueRange{0, std::max<std::int64_t>(Last.Hi, 0), true} : Unbounded;
+  }
+}
+
 const ValueRange &idRange(const SliceBox &Box, std::size_t Variable) {
+  if (Variable >= 9)
+    return Box.Loops[Variable - 9];
   const std::array<ValueRange, 3> &Ids = Variable < 3   ? Box.GlobalId
                                          : Variable < 6 ? Box.LocalId
                                                         : Box.GroupId;
@@ -519,7 +543,8 @@ AccessForms accessForms(const KernelSummary &Kernel, const NDRange &NDR, const L
   Slice Whole;
   Whole.SplitDim = 0;
   Whole.EndGroup = NDR.Local[0] ? NDR.numGroups(0) : 0;
-  const SliceBox Box = sliceBox(NDR, Whole);
+  SliceBox Box = sliceBox(NDR, Whole);
+  fillLoops(Kernel, Eval, Box);
   for (std::size_t ArgIndex = 0; ArgIndex < Kernel.Args.size(); ++ArgIndex)
     for (const Access &A : Kernel.Args[ArgIndex].Accesses) {
       AccessForm Form;
@@ -541,7 +566,8 @@ std::vector<ArgRegions> evaluateSlice(const KernelSummary &Kernel, const NDRange
   if (S.FirstGroup >= S.EndGroup || S.SplitDim >= 3)
     return Regions;
   const ExprEvaluator Eval(Kernel, NDR, Args);
-  const SliceBox Box = sliceBox(NDR, S);
+  SliceBox Box = sliceBox(NDR, S);
+  fillLoops(Kernel, Eval, Box);
   for (std::size_t ArgIndex = 0; ArgIndex < Kernel.Args.size(); ++ArgIndex) {
     ArgRegions &Out = Regions[ArgIndex];
     const std::vector<Access> &Accesses = Kernel.Args[ArgIndex].Accesses;
@@ -565,6 +591,8 @@ std::vector<ArgRegions> evaluateSlice(const KernelSummary &Kernel, const NDRange
       SliceBox Guarded = Box;
       if (!applyGuards(A, Form, Eval, Guarded))
         continue;
+      if (!A.Guards.empty())
+        fillLoops(Kernel, Eval, Guarded); // counts that depend on the ids narrowed
       const ValueRange First = rangeOf(A.First, Form ? &Form->First : nullptr, Eval, Guarded);
       const ValueRange Last = rangeOf(A.Last, Form ? &Form->Last : nullptr, Eval, Guarded);
       if (!First.Bounded || !Last.Bounded || Last.Hi == std::numeric_limits<std::int64_t>::max()) {

@@ -22,10 +22,10 @@ struct LeafName {
   const char *Prefix;
 };
 // Leaves with a dimension suffix; ScalarArg ("arg") takes an argument index instead.
-constexpr LeafName LeafNames[] = {{Leaf::GlobalId, "gid"},     {Leaf::LocalId, "lid"},
-                                  {Leaf::GroupId, "grp"},      {Leaf::GlobalSize, "gsize"},
-                                  {Leaf::LocalSize, "lsize"},  {Leaf::NumGroups, "ngroups"},
-                                  {Leaf::GlobalOffset, "goff"}};
+constexpr LeafName LeafNames[] = {{Leaf::GlobalId, "gid"},      {Leaf::LocalId, "lid"},
+                                  {Leaf::GroupId, "grp"},       {Leaf::GlobalSize, "gsize"},
+                                  {Leaf::LocalSize, "lsize"},   {Leaf::NumGroups, "ngroups"},
+                                  {Leaf::GlobalOffset, "goff"}, {Leaf::LoopCount, "loop"}};
 
 const char *opName(Op Operator) {
   for (const OpName &Entry : OpNames)
@@ -94,7 +94,8 @@ bool parseLeaf(const std::string &Word, ExprNode &Node) {
   }
   for (const LeafName &Entry : LeafNames) {
     std::string Prefix = Entry.Prefix;
-    if (Word.rfind(Prefix, 0) == 0 && parseIndex(Prefix.size(), 3)) {
+    const std::uint32_t Limit = Entry.Kind == Leaf::LoopCount ? MaxSummaryLoops : 3;
+    if (Word.rfind(Prefix, 0) == 0 && parseIndex(Prefix.size(), Limit)) {
       Node.Kind = Entry.Kind;
       return true;
     }
@@ -251,7 +252,8 @@ bool isWellFormed(const Expr &E) {
   for (const ExprNode &Node : E.Nodes) {
     if (Node.IsLeaf) {
       if (Node.Kind != Leaf::Constant && Node.Kind != Leaf::ScalarArg &&
-          Node.Kind != Leaf::WorkDim && Node.Index >= 3)
+          Node.Kind != Leaf::WorkDim &&
+          Node.Index >= (Node.Kind == Leaf::LoopCount ? MaxSummaryLoops : 3))
         return false;
       ++Depth;
       continue;

@@ -201,6 +201,8 @@ std::string toText(const ProgramSummary &Program) {
       Out << " splittable\n";
     else
       Out << " unsplittable " << Kernel.NotSplittableReason << "\n";
+    for (std::size_t N = 0; N < Kernel.LoopLast.size(); ++N)
+      Out << "loop " << N << " last " << toText(Kernel.LoopLast[N]) << "\n";
     for (std::size_t I = 0; I < Kernel.Args.size(); ++I) {
       const ArgSummary &Arg = Kernel.Args[I];
       Out << "arg " << I << " " << nameOf(ArgKindNames, Arg.Kind) << " "
@@ -242,8 +244,10 @@ bool parseSummary(const std::string &Text, ProgramSummary &Out, std::string &Err
     return false;
   };
 
+  // Version 2 is version 3 without loops: still read (summaries cached by an earlier build).
   if (!std::getline(In, Line) ||
-      Line != "libsplit-summary " + std::to_string(SummaryFormatVersion)) {
+      (Line != "libsplit-summary " + std::to_string(SummaryFormatVersion) &&
+       Line != "libsplit-summary 2")) {
     LineNumber = 1;
     return fail("expected 'libsplit-summary " + std::to_string(SummaryFormatVersion) + "'");
   }
@@ -273,6 +277,24 @@ bool parseSummary(const std::string &Text, ProgramSummary &Out, std::string &Err
       }
       Out.Kernels.push_back(std::move(K));
       Kernel = &Out.Kernels.back();
+    } else if (Keyword == "loop") {
+      if (!Kernel || !Kernel->Args.empty())
+        return fail("'loop' outside a kernel or after its arguments");
+      if (Reader.word() != std::to_string(Kernel->LoopLast.size()) ||
+          Kernel->LoopLast.size() >= MaxSummaryLoops)
+        return fail("loops must be numbered 0, 1, ... in order, at most " +
+                    std::to_string(MaxSummaryLoops));
+      if (Reader.word() != "last")
+        return fail("'loop <n> last <expression>' expected");
+      Expr Last;
+      std::string What;
+      if (!Reader.expr(Last, What))
+        return fail(What);
+      // A loop's count names only loops before it: the evaluator ranges them in order.
+      for (const ExprNode &Node : Last.Nodes)
+        if (Node.IsLeaf && Node.Kind == Leaf::LoopCount && Node.Index >= Kernel->LoopLast.size())
+          return fail("a loop's last count names itself or a later loop");
+      Kernel->LoopLast.push_back(std::move(Last));
     } else if (Keyword == "arg") {
       if (!Kernel)
         return fail("'arg' outside a kernel");

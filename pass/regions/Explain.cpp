@@ -287,7 +287,7 @@ std::string guardText(const analysis::Guard &G, const analysis::KernelSummary &K
 void dimensionsOf(const Expr &E, std::uint32_t &WorkDim) {
   for (const ExprNode &N : E.Nodes)
     if (N.IsLeaf && N.Kind != Leaf::Constant && N.Kind != Leaf::ScalarArg &&
-        N.Kind != Leaf::WorkDim)
+        N.Kind != Leaf::WorkDim && N.Kind != Leaf::LoopCount)
       WorkDim = std::max(WorkDim, std::min<std::uint32_t>(N.Index + 1, 3));
 }
 
@@ -324,6 +324,8 @@ void explainKernel(const analysis::KernelSummary &Kernel, llvm::raw_ostream &OS)
     return;
   }
   OS << "kernel " << Kernel.Name << ": splittable\n";
+  for (std::size_t N = 0; N < Kernel.LoopLast.size(); ++N)
+    OS << "  loop" << N << " counts 0 .. " << readable(Kernel.LoopLast[N], &Kernel) << "\n";
   bool Writes = false, Atomics = false;
   for (std::size_t I = 0; I < Kernel.Args.size(); ++I) {
     const analysis::ArgSummary &Arg = Kernel.Args[I];

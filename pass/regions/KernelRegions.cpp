@@ -236,6 +236,7 @@ KernelRegionsAnalysis::Result KernelRegionsAnalysis::run(Function &F,
     if (Args[I].AccessQual == "write_only" || Args[I].AccessQual == "read_write")
       Summary.Args[I].Accesses.push_back(unknownAccess(AccessKind::Write, Why));
   }
+  Summary.LoopLast = Values.loopLasts();
   for (analysis::ArgSummary &Arg : Summary.Args)
     Arg.Accesses = mergeAccesses(Arg.Accesses);
   const std::string Atomics = findUncombinableAtomics(Summary, Builder.usedResults());

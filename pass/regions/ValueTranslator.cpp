@@ -671,10 +671,43 @@ std::optional<SymbolicValue> ValueTranslator::recurrence(const SCEVAddRecExpr *R
       Result.Max = Hi;
     }
   }
+  // With a counter the summary names, the value is start + counter * step itself: the
+  // iterations stay apart (a column read row by row is its elements, not their hull), with the
+  // same constant bounds.
+  if (Start->isPoint() && Step->isPoint())
+    if (std::optional<std::uint32_t> Counter = counterOf(L, Trips->Hi)) {
+      SymbolicValue Counted = SymbolicValue::point(
+          add(Start->Lo, mul(analysis::leaf(Leaf::LoopCount, *Counter), Step->Lo)));
+      Counted.Min = Result.Min;
+      Counted.Max = Result.Max;
+      Result = std::move(Counted);
+    }
   const bool Exact = Bits >= 64 || Reading == Interp::Unsigned || Rec->hasNoSignedWrap();
   if (!Exact)
     Result = fitTo(std::move(Result), Bits, Interp::Signed);
   return convert(std::move(Result), Reading, How, Bits);
+}
+
+std::optional<std::uint32_t> ValueTranslator::counterOf(const Loop *L, const Expr &Last) {
+  for (std::size_t I = 0; I < Counters.size(); ++I)
+    if (Counters[I].first == L)
+      return static_cast<std::uint32_t>(I);
+  if (Counters.size() >= analysis::MaxSummaryLoops || regions::tooLarge(Last))
+    return std::nullopt;
+  // Its last count may name the counters of loops registered before it only (they were
+  // translated first), which the evaluator ranges in order.
+  for (const analysis::ExprNode &Node : Last.Nodes)
+    if (Node.IsLeaf && Node.Kind == Leaf::LoopCount && Node.Index >= Counters.size())
+      return std::nullopt;
+  Counters.emplace_back(L, Last);
+  return static_cast<std::uint32_t>(Counters.size() - 1);
+}
+
+std::vector<Expr> ValueTranslator::loopLasts() const {
+  std::vector<Expr> Lasts;
+  for (const auto &[L, Last] : Counters)
+    Lasts.push_back(Last);
+  return Lasts;
 }
 
 std::optional<SymbolicValue> ValueTranslator::boundedByExitTest(const SCEVAddRecExpr *Rec,

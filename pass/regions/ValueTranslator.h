@@ -64,6 +64,10 @@ public:
   /// Why the last failed translation failed, in a few words.
   const std::string &why() const { return Why; }
 
+  /// The last count of each loop whose counter the translated values name (loopN), in order:
+  /// the summary's KernelSummary::LoopLast.
+  std::vector<Expr> loopLasts() const;
+
 private:
   std::optional<SymbolicValue> compute(const llvm::Value *V, Interp How);
   std::optional<SymbolicValue> computeScev(const llvm::SCEV *S, Interp How);
@@ -77,6 +81,10 @@ private:
   std::optional<SymbolicValue> boundedByExitTest(const llvm::SCEVAddRecExpr *Rec, Interp How);
   std::optional<SymbolicValue> smallRange(const llvm::Value *V, Interp How);
   std::optional<SymbolicValue> fail(std::string Reason);
+  /// Loop L's counter index, registered with its last count where there is room (at most
+  /// analysis::MaxSummaryLoops per kernel).
+  std::optional<std::uint32_t> counterOf(const llvm::Loop *L, const Expr &Last);
+  std::vector<std::pair<const llvm::Loop *, Expr>> Counters;
   void refineWithScev(const llvm::Value *V, Interp How, SymbolicValue &Result);
 
   const std::vector<KernelArg> &Args;

@@ -20,7 +20,7 @@ Options:
   -o <file>                 partition-ready source ("-": standard output, the
                             default when no other output is asked for)
   --kernels <file>          kernel list ("-": standard output)
-  --summary <file>          region summaries, format libsplit-summary 2: what
+  --summary <file>          region summaries, format libsplit-summary 3: what
                             each kernel reads and writes of each buffer ("-":
                             standard output)
   --explain                 print, per kernel, the regions in readable form,

@@ -16,10 +16,13 @@ __kernel void vadd(__global const float *a, __global const float *b, __global fl
     c[i] = a[i] + b[i];
 }
 
-// size_t indices need no check; a loop over k becomes an interval (cols >= 1 when it runs).
+// size_t indices need no check; a loop over k names its counter, which runs over
+// [0, cols - 1] (cols >= 1 when it runs).
 // CHECK-LABEL: libsplit regions for kernel 'rows':
-// CHECK:      arg 0 global - m
-// CHECK-NEXT:   access read bytes (mul 4 (mul gid0 arg2)) (add (mul 4 (add (mul gid0 arg2) (max 1 arg2))) -1)
+// CHECK-NEXT: kernel rows splittable
+// CHECK-NEXT: loop 0 last (add (max 1 arg2) -1)
+// CHECK-NEXT: arg 0 global - m
+// CHECK-NEXT:   access read bytes (mul 4 (add (mul gid0 arg2) loop0)) (add (mul 4 (add (mul gid0 arg2) loop0)) 3)
 // CHECK:      arg 1 global - out
 // CHECK-NEXT:   access write bytes (mul 8 gid0) (add (mul 8 gid0) 7)
 __kernel void rows(__global const float *m, __global double *out, ulong cols) {

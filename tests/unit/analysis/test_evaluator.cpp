@@ -386,3 +386,45 @@ TEST_CASE("exact runs hold every work-item's bytes and nothing else", "[analysis
   }
   CHECK(Exact > 20);
 }
+
+// Gram-Schmidt's projection: work-item j walks down column j, a[i * n + j] for i in [0, m).
+static const char *const ColumnsInLoop = R"(kernel project splittable
+loop 0 last (sub arg1 1)
+arg 0 global - a
+  access read bytes (mul 4 (add (mul loop0 arg2) gid0)) (add (mul 4 (add (mul loop0 arg2) gid0)) 3)
+arg 1 scalar u32 m
+arg 2 scalar u32 n
+end
+)";
+
+TEST_CASE("a loop's counter keeps its iterations apart: a block of columns, row by row",
+          "[analysis][eval]") {
+  KernelSummary K = kernelFrom(ColumnsInLoop);
+  REQUIRE(K.LoopLast.size() == 1);
+  LaunchArgs Args;
+  Args.ScalarBytes = {{}, bytesOf<std::uint32_t>(100), bytesOf<std::uint32_t>(256)};
+  NDRange R;
+  R.Global = {256, 1, 1};
+  R.Local = {32, 1, 1};
+  // Columns [64, 96) of the 100 rows: 100 runs of 128 bytes, 1 KiB apart.
+  const auto Regions = evaluateSlice(K, R, Args, Slice{0, 2, 3});
+  const std::vector<ByteRange> &Ranges = Regions[0].Read.ranges();
+  REQUIRE(Ranges.size() == 100);
+  for (std::int64_t Row = 0; Row < 100; ++Row)
+    CHECK(Ranges[Row] == ByteRange{4 * (Row * 256 + 64), 4 * (Row * 256 + 96)});
+  const AccessForms Forms = accessForms(K, R, Args);
+  CHECK(evaluateSlice(K, R, Args, Slice{0, 2, 3}, &Forms)[0].Read.ranges() == Ranges);
+  // Neighbouring blocks of columns read apart: no byte in common (their hulls overlap).
+  const auto Left = evaluateSlice(K, R, Args, Slice{0, 0, 2});
+  const auto Right = evaluateSlice(K, R, Args, Slice{0, 2, 4});
+  CHECK(!Left[0].Read.intersects(Right[0].Read));
+  // Half the columns cover more than half of their hull: the hull.
+  CHECK(evaluateSlice(K, R, Args, Slice{0, 0, 4})[0].Read.ranges().size() == 1);
+
+  SECTION("a count that cannot be bounded: the whole buffer") {
+    KernelSummary Unbounded = kernelFrom(
+        std::string(ColumnsInLoop)
+            .replace(std::string(ColumnsInLoop).find("(sub arg1 1)"), 12, "(div arg1 0)"));
+    CHECK(evaluateSlice(Unbounded, R, Args, Slice{0, 2, 3})[0].ReadWhole);
+  }
+}

@@ -6,8 +6,10 @@
 
 using namespace libsplit::analysis;
 
-static const char *const Sample = R"(libsplit-summary 2
+static const char *const Sample = R"(libsplit-summary 3
 kernel vecadd splittable
+loop 0 last (sub arg3 1)
+loop 1 last (add loop0 gid0)
 arg 0 global - a
   access read guard gid0 0 (sub arg3 1) bytes (mul gid0 4) (add (mul gid0 4) 3)
 arg 1 global - b
@@ -52,14 +54,33 @@ TEST_CASE("a summary prints back exactly as it was parsed", "[analysis][summary]
   CHECK(Spmv->Args[4].Accesses[1].Element == AtomicElement::F32);
   CHECK(Spmv->Args[4].Accesses[1].Unknown);
   CHECK(Program.Kernels[0].Args[3].Scalar == ScalarType::U32);
+  REQUIRE(Program.Kernels[0].LoopLast.size() == 2);
+  CHECK(toText(Program.Kernels[0].LoopLast[1]) == "(add loop0 gid0)");
   CHECK(toText(Program) == Sample);
+}
+
+TEST_CASE("a version 2 summary (no loops) is still read", "[analysis][summary]") {
+  ProgramSummary Program;
+  std::string Error;
+  REQUIRE(parseSummary("libsplit-summary 2\nkernel k splittable\narg 0 global - a\n  access "
+                       "read bytes 0 3\nend\n",
+                       Program, Error));
+  CHECK(Program.Kernels[0].LoopLast.empty());
 }
 
 TEST_CASE("malformed summaries are rejected with the line", "[analysis][summary]") {
   const std::pair<const char *, const char *> Cases[] = {
       {"", "line 1"},
       {"libsplit-summary 1\n", "line 1"}, // version 1 had no atomic element types
-      {"libsplit-summary 3\n", "line 1"},
+      {"libsplit-summary 4\n", "line 1"},
+      {"libsplit-summary 3\nkernel k splittable\nloop 1 last 5\nend\n", "numbered"},
+      {"libsplit-summary 3\nkernel k splittable\nloop 0 last loop0\nend\n", "itself"},
+      {"libsplit-summary 3\nkernel k splittable\nloop 0 last loop1\nend\n", "later loop"},
+      {"libsplit-summary 3\nkernel k splittable\narg 0 global - a\nloop 0 last 5\nend\n",
+       "after its arguments"},
+      {"libsplit-summary 3\nkernel k splittable\nloop 0 last 1\nloop 1 last 1\nloop 2 last 1\n"
+       "loop 3 last 1\nloop 4 last 1\nend\n",
+       "at most 4"},
       {"libsplit-summary 2\nkernel k splittable\n", "no 'end'"},
       {"libsplit-summary 2\nkernel k splittable\narg 1 global - a\nend\n", "line 3"},
       {"libsplit-summary 2\nkernel k maybe\nend\n", "line 2"},
@@ -101,7 +122,7 @@ TEST_CASE("every truncation of a summary is rejected or keeps whole kernels",
       Prefix.pop_back();
     INFO(Length);
     const bool AfterEnd = Prefix.size() >= 3 && Prefix.compare(Prefix.size() - 3, 3, "end") == 0;
-    CHECK((AfterEnd || Prefix == "libsplit-summary 2"));
+    CHECK((AfterEnd || Prefix == "libsplit-summary 3"));
     CHECK(Program.Kernels.empty() != AfterEnd);
   }
 }

@@ -60,12 +60,14 @@ struct ArgRegions {
   std::uint32_t AtomicKinds = 0; // bit (1 << AccessKind) per atomic operation seen
 };
 
-// An expression's value as Constant + sum of Coef[V] * id V, V = 3 * kind + dim for the global
-// (kind 0), local (1) and group (2) ids: exact wherever interval arithmetic bounds every step of
-// the expression over the ids' box (no step overflowed there), and so over any box inside it.
+// An expression's value as Constant + sum of Coef[V] * variable V: V = 3 * kind + dim for the
+// global (kind 0), local (1) and group (2) ids, 9 + N for loop N's counter. Exact wherever
+// interval arithmetic bounds every step of the expression over the variables' box (no step
+// overflowed there), and so over any box inside it.
+constexpr std::size_t AffineVariables = 9 + MaxSummaryLoops;
 struct Affine {
   std::int64_t Constant = 0;
-  std::array<std::int64_t, 9> Coef{};
+  std::array<std::int64_t, AffineVariables> Coef{};
   bool constant() const {
     return std::all_of(Coef.begin(), Coef.end(), [](std::int64_t C) { return C == 0; });
   }

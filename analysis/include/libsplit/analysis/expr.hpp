@@ -27,7 +27,12 @@ enum class Leaf : std::uint8_t {
   NumGroups,    // get_num_groups(Dim) of the full launch
   GlobalOffset, // get_global_offset(Dim): the app's own offset
   WorkDim,      // get_work_dim()
+  LoopCount,    // how many iterations loop Index of the kernel has run (0 in its first): see
+                // KernelSummary::LoopLast
 };
+
+// Loops of a kernel whose counters a summary may name (loop0 .. loop3).
+constexpr std::uint32_t MaxSummaryLoops = 4;
 
 // Operators, in C semantics on 64-bit signed integers. Division truncates toward zero.
 enum class Op : std::uint8_t {

@@ -88,6 +88,10 @@ struct ArgSummary {
 
 struct KernelSummary {
   std::string Name;
+  // Per loop N whose counter the accesses name (loopN): the counter's last value, an expression
+  // over the arguments, the ids and the counters of loops before N; loopN runs over
+  // [0, LoopLast[N]] (an access in the loop is the union over those iterations).
+  std::vector<Expr> LoopLast;
   std::vector<ArgSummary> Args; // the app's arguments, in order (appended ones excluded)
   bool Splittable = true;
   std::string NotSplittableReason;

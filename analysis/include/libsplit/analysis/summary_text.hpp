@@ -15,7 +15,7 @@ namespace libsplit::analysis {
 
 // Version 2 added the element type of atomic accesses (`access atomic_min u32 ...`), by which
 // the runtime combines per-device results of atomics (atomic_merge.hpp).
-constexpr int SummaryFormatVersion = 2;
+constexpr int SummaryFormatVersion = 3;
 
 std::string toText(const ProgramSummary &Program);
 
