@@ -4,7 +4,7 @@
 # (every launch that can split does: libsplit before the planner's split guard); CONFIGS may add
 # gpus (LIBSPLIT_DEVICES=gpu), gpusN (the first N GPUs: scaling), disabled (LIBSPLIT_DISABLE=1: the
 # preload alone), baseline (another build's library, BASELINE_LIB, default settings: an A/B on
-# one machine), first and second (default settings with the warm start on, as a user has it:
+# one machine; BASELINE_CC: that build's libsplit-cc, where its summary format differs), first and second (default settings with the warm start on, as a user has it:
 # first starts with no saved tuning, second is the next run, from what first saved), nochunk
 # (default settings but LIBSPLIT_CHUNK=off: no launch runs in chunks), forced (every launch that
 # can split does, on every device, opened at once: LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now),
@@ -30,6 +30,9 @@ fi
 export LIBSPLIT_CC=$pack/bin/libsplit-cc LIBSPLIT_TUNING=off
 gpu=${GPU_DEVICE:-$("$pack/bin/libsplit" --list-devices | awk '$2 == "gpu" {print $1; exit}')}
 configs=${CONFIGS:-native default always}
+# The baseline's own kernel compiler (BASELINE_CC), where its summaries' format differs.
+baseline_cc=()
+[ -n "${BASELINE_CC:-}" ] && baseline_cc=(LIBSPLIT_CC="$BASELINE_CC")
 echo "app,args,config,app_seconds,wall_seconds,status,moved_bytes,probe_launches"
 trace=$(mktemp)
 while IFS='|' read -r app args; do
@@ -49,20 +52,20 @@ while IFS='|' read -r app args; do
     nochunk) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_CHUNK=off) ;;
     gpus) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu) ;;
     disabled) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DISABLE=1) ;;
-    baseline) env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB}) ;;
+    baseline) env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB} "${baseline_cc[@]}") ;;
     forced) env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) ;;
     gpus-even)
       env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu LIBSPLIT_BALANCER=uniform
         LIBSPLIT_OPEN=now) ;;
     baseline-forced)
-      env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB} LIBSPLIT_SPLIT=always
-        LIBSPLIT_OPEN=now) ;;
+      env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB} "${baseline_cc[@]}"
+        LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) ;;
     gpus-forced)
       env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_DEVICES=gpu LIBSPLIT_SPLIT=always
         LIBSPLIT_OPEN=now) ;;
     baseline-gpus-forced)
-      env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB} LIBSPLIT_DEVICES=gpu
-        LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) ;;
+      env=(LD_PRELOAD=${BASELINE_LIB:?baseline needs BASELINE_LIB} "${baseline_cc[@]}"
+        LIBSPLIT_DEVICES=gpu LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now) ;;
     first)
       rm -rf "${LIBSPLIT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/libsplit}/tuning"
       env=(LD_PRELOAD=$pack/lib/libsplit.so LIBSPLIT_TUNING=save) ;;
