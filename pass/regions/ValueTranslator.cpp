@@ -767,8 +767,19 @@ std::optional<SymbolicValue> ValueTranslator::boundedByExitTest(const SCEVAddRec
   // step must stay within the reading's range.
   const bool NoWrap =
       Reading == Interp::Unsigned ? Rec->hasNoUnsignedWrap() : Rec->hasNoSignedWrap();
+  const Expr Reach = add(Result.Hi, Step->Hi);
+  // A counter the summary names: every value the test lets through is start + k * step with
+  // k <= (last value - start) / step (a grid-stride loop: a work-item's stripes, not its hull).
+  if (Start->isPoint() && Step->isPoint()) {
+    const Expr Last = divTrunc(sub(Result.Hi, Start->Lo), Step->Lo);
+    if (std::optional<std::uint32_t> Counter = counterOf(L, Last)) {
+      SymbolicValue Counted = SymbolicValue::point(
+          add(Start->Lo, mul(analysis::leaf(Leaf::LoopCount, *Counter), Step->Lo)));
+      Counted.Min = Result.Min;
+      Result = std::move(Counted);
+    }
+  }
   if (!NoWrap) {
-    const Expr Reach = add(Result.Hi, Step->Hi);
     if (Bits >= 64)
       addCheck(Result, Reach); // bounded exactly when the sum does not overflow
     else if (Reading == Interp::Unsigned)

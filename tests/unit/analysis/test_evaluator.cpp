@@ -428,3 +428,28 @@ TEST_CASE("a loop's counter keeps its iterations apart: a block of columns, row 
     CHECK(evaluateSlice(Unbounded, R, Args, Slice{0, 2, 3})[0].ReadWhole);
   }
 }
+
+TEST_CASE("a grid-stride loop's work-items read their stripes, not everything after them",
+          "[analysis][eval]") {
+  // for (i = gid0; i < n; i += gsize0) sum += in[i];
+  KernelSummary K = kernelFrom(R"(kernel stride splittable
+loop 0 last (div (sub (max gid0 (sub arg1 1)) gid0) gsize0)
+arg 0 global - in
+  access read bytes (mul 4 (add gid0 (mul loop0 gsize0))) (add (mul 4 (add gid0 (mul loop0 gsize0))) 3)
+arg 1 scalar u32 n
+end
+)");
+  LaunchArgs Args;
+  Args.ScalarBytes = {{}, bytesOf<std::uint32_t>(8192)};
+  NDRange R;
+  R.Global = {1024, 1, 1};
+  R.Local = {64, 1, 1};
+  // Work-items [0, 256) of 1024: 8 stripes of 1 KiB, 4 KiB apart.
+  const auto Regions = evaluateSlice(K, R, Args, Slice{0, 0, 4});
+  const std::vector<ByteRange> &Ranges = Regions[0].Read.ranges();
+  REQUIRE(Ranges.size() == 8);
+  for (std::int64_t Stripe = 0; Stripe < 8; ++Stripe)
+    CHECK(Ranges[Stripe] == ByteRange{4 * 1024 * Stripe, 4 * 1024 * Stripe + 1024});
+  const auto Next = evaluateSlice(K, R, Args, Slice{0, 4, 8});
+  CHECK(!Next[0].Read.intersects(Regions[0].Read));
+}
