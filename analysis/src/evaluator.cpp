@@ -163,24 +163,13 @@ public:
       : Kernel(Kernel), NDR(NDR), Args(Args) {}
 
   ValueRange evaluate(const Expr &E, const SliceBox &Box) const {
-    constexpr std::size_t MaxDepth = 64;
-    std::array<ValueRange, MaxDepth> Stack;
-    std::size_t Top = 0;
-    for (const ExprNode &Node : E.Nodes) {
-      if (Node.IsLeaf) {
-        if (Top == MaxDepth)
-          return Unbounded;
-        Stack[Top++] = leafValue(Node, Box);
-        continue;
-      }
-      const int Arity = arity(Node.Operator);
-      if (Top < static_cast<std::size_t>(Arity))
-        return Unbounded; // malformed: the parser rejects this, stay sound anyway
-      ValueRange B = Arity == 2 ? Stack[--Top] : ValueRange{};
-      ValueRange A = Stack[Top - 1];
-      Stack[Top - 1] = applyOp(Node.Operator, A, B);
-    }
-    return Top == 1 ? Stack[0] : Unbounded;
+    const std::optional<ValueRange> Result = walk<ValueRange>(
+        E, [&](const ExprNode &Node, ValueRange &Out) { Out = leafValue(Node, Box); },
+        [](Op Operator, ValueRange &A, const ValueRange *B) {
+          A = applyOp(Operator, A, B ? *B : ValueRange{});
+          return true;
+        });
+    return Result ? *Result : Unbounded;
   }
 
   // The expression as an affine form of the slice's ids, or none where it is not one (a
@@ -196,6 +185,42 @@ public:
       std::int64_t Constant;
       std::int64_t Coef[AffineVariables];
     };
+    const std::optional<Item> Result = walk<Item>(
+        E,
+        [&](const ExprNode &Node, Item &Out) {
+          Out.Range = leafValue(Node, Box);
+          Out.HasForm = leafForm(Node, Out.Range, Out.Constant, Out.Coef);
+        },
+        [](Op Operator, Item &A, const Item *B) {
+          const ValueRange Range = applyOp(Operator, A.Range, B ? B->Range : ValueRange{});
+          if (!Range.Bounded)
+            return false;
+          A.Range = Range;
+          if (Range.Lo == Range.Hi) { // one value over the whole box, whatever the operation
+            A.HasForm = true;
+            A.Constant = Range.Lo;
+            std::fill(std::begin(A.Coef), std::end(A.Coef), 0);
+            return true;
+          }
+          A.HasForm =
+              A.HasForm && (!B || B->HasForm) &&
+              combineInto(Operator, A.Constant, A.Coef, B ? B->Constant : 0, B ? B->Coef : nullptr);
+          return true;
+        });
+    if (!Result || !Result->HasForm)
+      return std::nullopt;
+    Affine Form;
+    Form.Constant = Result->Constant;
+    std::copy(std::begin(Result->Coef), std::end(Result->Coef), Form.Coef.begin());
+    return Form;
+  }
+
+private:
+  // Walks the postfix expression with a stack of Items: Leaf(Node, Item) sets a leaf's, Apply
+  // (Operator, A, B) folds B (none for a unary operator) into A, false to give up. The result,
+  // or none where the expression is malformed, too deep, or given up.
+  template <typename Item, typename LeafFn, typename ApplyFn>
+  static std::optional<Item> walk(const Expr &E, LeafFn Leaf, ApplyFn Apply) {
     constexpr std::size_t MaxDepth = 64;
     std::array<Item, MaxDepth> Stack;
     std::size_t Top = 0;
@@ -203,39 +228,21 @@ public:
       if (Node.IsLeaf) {
         if (Top == MaxDepth)
           return std::nullopt;
-        Item &Next = Stack[Top++];
-        Next.Range = leafValue(Node, Box);
-        Next.HasForm = leafForm(Node, Next.Range, Next.Constant, Next.Coef);
+        Leaf(Node, Stack[Top++]);
         continue;
       }
       const int Arity = arity(Node.Operator);
       if (Top < static_cast<std::size_t>(Arity))
-        return std::nullopt;
+        return std::nullopt; // malformed: the parser rejects this, stay sound anyway
       const Item *B = Arity == 2 ? &Stack[--Top] : nullptr;
-      Item &A = Stack[Top - 1];
-      const ValueRange Range = applyOp(Node.Operator, A.Range, B ? B->Range : ValueRange{});
-      if (!Range.Bounded)
+      if (!Apply(Node.Operator, Stack[Top - 1], B))
         return std::nullopt;
-      A.Range = Range;
-      if (Range.Lo == Range.Hi) { // one value over the whole box, whatever the operation
-        A.HasForm = true;
-        A.Constant = Range.Lo;
-        std::fill(std::begin(A.Coef), std::end(A.Coef), 0);
-        continue;
-      }
-      A.HasForm = A.HasForm && (!B || B->HasForm) &&
-                  combineInto(Node.Operator, A.Constant, A.Coef, B ? B->Constant : 0,
-                              B ? B->Coef : nullptr);
     }
-    if (Top != 1 || !Stack[0].HasForm)
+    if (Top != 1)
       return std::nullopt;
-    Affine Form;
-    Form.Constant = Stack[0].Constant;
-    std::copy(std::begin(Stack[0].Coef), std::end(Stack[0].Coef), Form.Coef.begin());
-    return Form;
+    return Stack[0];
   }
 
-private:
   static bool isConstant(const std::int64_t *Coef) {
     return std::all_of(Coef, Coef + AffineVariables, [](std::int64_t C) { return C == 0; });
   }

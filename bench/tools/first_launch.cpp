@@ -49,11 +49,7 @@ int main(int argc, char **argv) {
   const bool CopyHostPtr = Opts.integer("copy-host-ptr", 1) != 0;
   app::DeviceChoice Choice = app::pickDevice(Opts);
   cl_int Err = CL_SUCCESS;
-  cl_context Context = clCreateContext(nullptr, 1, &Choice.Device, nullptr, nullptr, &Err);
-  CL_CHECK_ERR(Err, "clCreateContext");
-  cl_command_queue Queue =
-      clCreateCommandQueue(Context, Choice.Device, Profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &Err);
-  CL_CHECK_ERR(Err, "clCreateCommandQueue");
+  const auto [Context, Queue] = app::openDevice(Choice, Profiling);
   const size_t Global = Groups * Local;
   std::vector<cl_uint> A(Global, 0xFFFFFFFFu), B(Groups, 0xFFFFFFFFu);
   const cl_mem_flags Flags = CL_MEM_WRITE_ONLY | (CopyHostPtr ? CL_MEM_COPY_HOST_PTR : 0);

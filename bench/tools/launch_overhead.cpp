@@ -58,11 +58,7 @@ int main(int argc, char **argv) {
 
   app::DeviceChoice Choice = app::pickDevice(Opts);
   cl_int Err = CL_SUCCESS;
-  cl_context Context = clCreateContext(nullptr, 1, &Choice.Device, nullptr, nullptr, &Err);
-  CL_CHECK_ERR(Err, "clCreateContext");
-  cl_command_queue Queue =
-      clCreateCommandQueue(Context, Choice.Device, Profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &Err);
-  CL_CHECK_ERR(Err, "clCreateCommandQueue");
+  const auto [Context, Queue] = app::openDevice(Choice, Profiling);
   cl_command_queue Second = clCreateCommandQueue(Context, Choice.Device, 0, &Err);
   CL_CHECK_ERR(Err, "clCreateCommandQueue (second)");
   cl_mem Unused = clCreateBuffer(Context, CL_MEM_READ_WRITE, BufferBytes, nullptr, &Err);

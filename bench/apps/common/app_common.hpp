@@ -146,6 +146,22 @@ inline DeviceChoice pickDevice(const Options &Opts) {
   return Choice;
 }
 
+// A context on the chosen device and an in-order queue there (with profiling where asked).
+struct DeviceSession {
+  cl_context Context = nullptr;
+  cl_command_queue Queue = nullptr;
+};
+inline DeviceSession openDevice(const DeviceChoice &Choice, bool Profiling) {
+  DeviceSession S;
+  cl_int Err = CL_SUCCESS;
+  S.Context = clCreateContext(nullptr, 1, &Choice.Device, nullptr, nullptr, &Err);
+  CL_CHECK_ERR(Err, "clCreateContext");
+  S.Queue = clCreateCommandQueue(S.Context, Choice.Device,
+                                 Profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &Err);
+  CL_CHECK_ERR(Err, "clCreateCommandQueue");
+  return S;
+}
+
 inline cl_program buildProgram(cl_context Context, cl_device_id Device, const char *Source,
                                const char *BuildOptions) {
   cl_int Err = CL_SUCCESS;
