@@ -153,8 +153,8 @@ ValueRange readScalar(const std::vector<std::uint8_t> &Bytes, ScalarType Type) {
 // by an access's guards.
 struct SliceBox {
   std::array<ValueRange, 3> GlobalId, LocalId, GroupId;
-  // Each loop's counter over the box (fillLoops), Unbounded until ranged.
-  std::array<ValueRange, MaxSummaryLoops> Loops{Unbounded, Unbounded, Unbounded, Unbounded};
+  // Each loop's counter over the box (fillLoops), Unbounded until ranged (sliceBox).
+  std::array<ValueRange, MaxSummaryLoops> Loops;
 };
 
 class ExprEvaluator {
@@ -373,6 +373,7 @@ private:
 
 SliceBox sliceBox(const NDRange &NDR, const Slice &S) {
   SliceBox Box;
+  Box.Loops.fill(Unbounded);
   for (std::uint32_t D = 0; D < 3; ++D) {
     const std::uint64_t Local = NDR.Local[D] ? NDR.Local[D] : 1;
     std::uint64_t FirstGroup = 0, EndGroup = NDR.Global[D] / Local;
