@@ -11,11 +11,12 @@
 # baseline-forced (the same with BASELINE_LIB), gpus-forced and baseline-gpus-forced (the same on
 # the GPUs alone: the "two GPUs" of the issues' targets) and gpus-even (every launch split evenly
 # across the GPUs alone, opened at once: the split itself, without the balancer's search and
-# probes). One CSV row per run: app, arguments, configuration, the app's own timer, the process
-# wall time, exit status, the bytes its launches moved (every device's in and out, from
-# libsplit's trace, for the forced configurations and always only: a trace measures every launch,
-# which costs short launches their pipelining) and, from the same trace, how many of its launches
-# were the balancer's probes.
+# probes). NAME@VAR=VALUE is configuration NAME with VAR=VALUE set too
+# (gpus-forced@LIBSPLIT_OVERLAP=0). One CSV row per run: app, arguments, configuration, the app's
+# own timer, the process wall time, exit status, the bytes its launches moved (every device's in
+# and out, from libsplit's trace, for the forced configurations and always only: a trace
+# measures every launch, which costs short launches their pipelining) and, from the same trace,
+# how many of its launches were the balancer's probes.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
 # LIST lines: app | arguments (blank lines and # comments skipped).
@@ -43,7 +44,9 @@ while IFS='|' read -r app args; do
   "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" >/dev/null 2>&1
   LD_PRELOAD=$pack/lib/libsplit.so "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" \
     >/dev/null 2>&1
-  for config in $configs; do
+  for named in $configs; do
+    # NAME@VAR=VALUE: configuration NAME with one more variable set (an A/B of a control).
+    config=${named%%@*}
     env=()
     case $config in
     native) ;;
@@ -76,6 +79,7 @@ while IFS='|' read -r app args; do
     esac
     rm -f "$trace"
     # Tracing costs each launch its measurement: only where the split itself is studied.
+    [ "$named" != "$config" ] && env+=("${named#*@}")
     case $config in *forced | always) env+=(LIBSPLIT_TRACE="$trace") ;; esac
     start=$EPOCHREALTIME
     log=$(env "${env[@]}" timeout "${RUN_TIMEOUT:-120}" "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" 2>&1)
@@ -89,7 +93,7 @@ print("%d,%d" % (sum(d.get("bytes_in", 0) + d.get("bytes_out", 0)
                      for r in records for d in r["devices"]),
                  sum(str(r.get("purpose", "")).startswith("probe") for r in records)))
 ' "$trace")
-    echo "$app,\"$(echo "${argv[*]}")\",$config,${seconds:-nan},$wall,$status,${moved:-,}"
+    echo "$app,\"$(echo "${argv[*]}")\",$named,${seconds:-nan},$wall,$status,${moved:-,}"
   done
 done <"${LIST:-$root/bench/gpu/whole-runs.txt}"
 rm -f "$trace"

@@ -3,7 +3,8 @@
 # runtime preloaded (libsplit.so), and compare the two output files.
 #
 # run_e2e.sh --app PATH --type f32|f64|i32|u32 --tolerance X --preload LIB --workdir DIR
-#            --compare PATH [--exact] [--expect-mismatch] [--env NAME=VALUE]... -- APP_ARGS...
+#            --compare PATH [--exact] [--expect-mismatch] [--expect-split] [--expect-early]
+#            [--env NAME=VALUE]... -- APP_ARGS...
 #
 # Both runs get the same environment and arguments; only LD_PRELOAD differs. The test passes when
 # both exit 0 and the outputs match (byte for byte with --exact, else within the tolerance).
@@ -11,9 +12,11 @@
 # runtime that is broken on purpose (the preloaded run's own exit status is then ignored).
 # --expect-split fails the test unless libsplit's trace shows at least one launch really split
 # across devices, so a runtime that silently ran everything on one device cannot pass.
+# --expect-early fails it unless some split launch queued a slice's interior before the bytes its
+# device lacked arrived (LIBSPLIT_OVERLAP: a stencil's halo).
 set -uo pipefail
 
-app= type= tolerance= preload= workdir= compare= exact= expect_mismatch= expect_split=
+app= type= tolerance= preload= workdir= compare= exact= expect_mismatch= expect_split= expect_early=
 envs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do
     --exact) exact=--exact; shift ;;
     --expect-mismatch) expect_mismatch=1; shift ;;
     --expect-split) expect_split=1; shift ;;
+    --expect-early) expect_early=1; shift ;;
     --env) envs+=("$2"); shift 2 ;;
     --) shift; break ;;
     *) echo "run_e2e.sh: unknown argument $1" >&2; exit 2 ;;
@@ -75,5 +79,14 @@ if [ -n "$expect_split" ]; then
   launches=$(wc -l <"$workdir/trace.jsonl" 2>/dev/null || echo 0)
   echo "e2e: $splits of $launches launches ran on two devices or more"
   [ "${splits:-0}" -gt 0 ] || { echo "e2e: FAIL: no launch ran on two devices"; exit 1; }
+fi
+if [ -n "$expect_early" ]; then
+  # A slice that lacked bytes and queued part of its groups before they came (LIBSPLIT_OVERLAP).
+  early=$(/usr/bin/python3 -c '
+import json, sys
+print(sum(any(0 < d.get("early_groups", 0) < d["groups"] for d in r.get("devices", []))
+          for r in map(json.loads, open(sys.argv[1])) if r.get("split")))' "$workdir/trace.jsonl")
+  echo "e2e: $early launches queued a slice's interior before its missing bytes came"
+  [ "${early:-0}" -gt 0 ] || { echo "e2e: FAIL: no slice ran its interior early"; exit 1; }
 fi
 echo "e2e: PASS"

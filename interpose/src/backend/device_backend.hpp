@@ -63,6 +63,8 @@ public:
                       const std::vector<cl_event> &After) = 0;
   // Done: an event that completes once every command enqueued on Queue so far has ended.
   virtual cl_int marker(cl_command_queue Queue, cl_event &Done) = 0;
+  // Returns once Done has ended: CL_SUCCESS, or the error it ended with.
+  virtual cl_int wait(cl_event Done) = 0;
   virtual void releaseEvent(cl_event Event) = 0;
   // Returns once every command enqueued on Queue so far has ended.
   virtual cl_int finish(cl_command_queue Queue) = 0;

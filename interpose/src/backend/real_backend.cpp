@@ -1,5 +1,7 @@
 #include "real_backend.hpp"
 
+#include "quiet_wait.hpp"
+
 namespace libsplit {
 
 cl_mem RealBackend::createBuffer(cl_context Context, cl_mem_flags Flags, std::size_t Bytes,
@@ -86,6 +88,16 @@ cl_int RealBackend::marker(cl_command_queue Queue, cl_event &Done) {
   if (Error == CL_SUCCESS)
     Api.clFlush(Queue);
   return Error;
+}
+
+cl_int RealBackend::wait(cl_event Done) {
+  waitQuietly({Done});
+  cl_int Status = CL_COMPLETE;
+  if (const cl_int Error = Api.clGetEventInfo(Done, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                              sizeof(Status), &Status, nullptr);
+      Error != CL_SUCCESS)
+    return Error;
+  return Status < 0 ? Status : CL_SUCCESS;
 }
 
 void RealBackend::releaseEvent(cl_event Event) { Api.clReleaseEvent(Event); }

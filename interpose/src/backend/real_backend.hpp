@@ -28,6 +28,7 @@ public:
               std::size_t TargetOffset, std::size_t Bytes,
               const std::vector<cl_event> &After) override;
   cl_int marker(cl_command_queue Queue, cl_event &Done) override;
+  cl_int wait(cl_event Done) override;
   void releaseEvent(cl_event Event) override;
   cl_int finish(cl_command_queue Queue) override;
 

@@ -29,6 +29,7 @@ struct Slice {
   double TransferSeconds = 0.0;
   std::uint64_t BytesIn = 0;
   std::uint64_t BytesOut = 0;
+  std::uint64_t EarlyGroups = 0; // queued before the bytes its device lacked arrived
 };
 
 // What one buffer (a root buffer: arguments that alias share one entry) needs per slice.

@@ -118,6 +118,7 @@ void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels
     D.TransferSeconds = S.TransferSeconds;
     D.BytesIn = S.BytesIn;
     D.BytesOut = S.BytesOut;
+    D.EarlyGroups = S.EarlyGroups;
     Rec.Devices.push_back(D);
   }
   S.Recorder.record(Rec);

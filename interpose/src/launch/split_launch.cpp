@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
+#include <set>
 
 namespace libsplit {
 
@@ -14,8 +16,165 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// One kernel enqueued for a slice: a slice runs as one, or as its early interior and the rest.
+struct SlicePart {
+  cl_event Done = nullptr;
+  Clock::time_point Enqueued;
+};
+
 double secondsSince(Clock::time_point Start) {
   return std::chrono::duration<double>(Clock::now() - Start).count();
+}
+
+// What of a slice runs once its missing bytes are in: all of it, or the groups either side of
+// its early interior.
+std::vector<GroupSpan> restOf(const Slice &S, const GroupSpan &Early) {
+  if (Early.empty())
+    return {{S.FirstGroup, S.EndGroup}};
+  std::vector<GroupSpan> Rest;
+  if (S.FirstGroup < Early.First)
+    Rest.push_back({S.FirstGroup, Early.First});
+  if (Early.End < S.EndGroup)
+    Rest.push_back({Early.End, S.EndGroup});
+  return Rest;
+}
+
+// Waits for a slice's parts: their kernel time added up; the first error.
+cl_int awaitParts(const ExecDevice &Device, std::vector<SlicePart> &Mine, double &Seconds) {
+  cl_int Result = CL_SUCCESS;
+  Seconds = 0.0;
+  for (SlicePart &Part : Mine) {
+    double PartSeconds = 0.0;
+    const cl_int Error = awaitKernel(Device, Part.Done, PartSeconds);
+    Seconds += PartSeconds;
+    if (Result == CL_SUCCESS)
+      Result = Error;
+    Part.Done = nullptr;
+  }
+  Mine.clear();
+  return Result;
+}
+
+void awaitAllParts(const std::vector<Slice> &Slices, std::vector<std::vector<SlicePart>> &Parts) {
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    double Ignored = 0.0;
+    awaitParts(*Slices[I].Device, Parts[I], Ignored);
+  }
+}
+
+// Per slice, the work-groups queued before the bytes its device lacks arrive (the whole slice
+// where it lacks nothing), or none at all: the launch's slices then wait for their bytes as
+// before. Only where nothing merges and nothing goes device to device, and where some slice
+// lacks bytes and has an interior without them.
+std::vector<GroupSpan> earlyParts(SplitLaunch &L) {
+  const LaunchRequest &R = *L.R;
+  if (!L.Q->context().launchServices().Settings.Overlap || L.AnyDiffMerge || L.AnyCombine ||
+      L.Slices.size() < 2 || !hasRegions(*L.Facts, R))
+    return {};
+  std::vector<std::map<Buffer *, RangeSet>> Lacking(L.Slices.size());
+  bool AnyLacking = false;
+  for (const auto &[Root, P] : L.Plans) {
+    if (P.Merge)
+      return {};
+    for (size_t I = 0; I < L.Slices.size(); ++I) {
+      if (!P.FromPeers[I].empty())
+        return {};
+      if (!P.Missing[I].empty()) {
+        Lacking[I][Root] = P.Missing[I];
+        AnyLacking = true;
+      }
+    }
+  }
+  if (!AnyLacking)
+    return {};
+  const analysis::NDRange Range = ndrangeOf(R);
+  const analysis::LaunchArgs Scalars = scalarsOf(R);
+  std::vector<GroupSpan> Early(L.Slices.size());
+  bool AnyInterior = false;
+  for (size_t I = 0; I < L.Slices.size(); ++I) {
+    const Slice &S = L.Slices[I];
+    if (Lacking[I].empty()) {
+      Early[I] = {S.FirstGroup, S.EndGroup};
+      continue;
+    }
+    Early[I] = L.K->interiors().interior(
+        S.Device->Index, {S.FirstGroup, S.EndGroup}, [&](const GroupSpan &Part) {
+          return avoidsMissing(*L.Facts, R, Range, Scalars, L.Dim, Part, Lacking[I]);
+        });
+    AnyInterior = AnyInterior || !Early[I].empty();
+  }
+  if (!AnyInterior)
+    return {};
+  for (size_t I = 0; I < L.Slices.size(); ++I)
+    L.Slices[I].EarlyGroups = Early[I].size();
+  return Early;
+}
+
+// The reads of what the slices lack are queued on the devices that hold it, each device's early
+// interior behind them (every device at once, on its worker: a read into pageable memory may
+// return only once done), then the host waits for the reads alone.
+cl_int fetchBehindInteriors(SplitLaunch &L, const std::vector<GroupSpan> &Early,
+                            std::map<Buffer *, RangeSet> &ToHostOf,
+                            std::vector<std::vector<SlicePart>> &Parts) {
+  DeviceBackend &Backend = L.Q->context().services().Backend;
+  std::map<ExecDevice *, std::vector<std::pair<Buffer *, Buffer::HostFetch>>> Reads;
+  for (auto &[Root, ToHost] : ToHostOf) {
+    std::vector<Buffer::HostFetch> Fetches;
+    if (cl_int Error = Root->planFetchToHost(ToHost, Fetches); Error != CL_SUCCESS)
+      return Error;
+    for (Buffer::HostFetch &F : Fetches)
+      Reads[F.Device].push_back({Root, std::move(F)});
+  }
+  std::map<ExecDevice *, std::size_t> SliceOf;
+  for (size_t I = 0; I < L.Slices.size(); ++I)
+    SliceOf[L.Slices[I].Device] = I;
+  std::set<ExecDevice *> Busy;
+  for (const auto &[Device, Mine] : Reads)
+    Busy.insert(Device);
+  for (const Slice &S : L.Slices)
+    Busy.insert(S.Device);
+  std::map<ExecDevice *, cl_event> ReadsDone;
+  for (ExecDevice *Device : Busy)
+    ReadsDone[Device] = nullptr;
+  std::vector<DeviceJob> Jobs;
+  for (ExecDevice *Device : Busy)
+    Jobs.push_back({Device, [&, Device]() -> cl_int {
+                      if (const auto Mine = Reads.find(Device); Mine != Reads.end()) {
+                        for (const auto &[Root, Fetch] : Mine->second)
+                          if (cl_int E = Root->enqueueFetch(Fetch); E != CL_SUCCESS)
+                            return E;
+                        if (cl_int E = Backend.marker(Device->RealQueue, ReadsDone.at(Device));
+                            E != CL_SUCCESS)
+                          return E;
+                      }
+                      const auto Slot = SliceOf.find(Device);
+                      if (Slot == SliceOf.end() || Early[Slot->second].empty())
+                        return CL_SUCCESS;
+                      const GroupSpan &Interior = Early[Slot->second];
+                      cl_int Error = CL_SUCCESS;
+                      cl_kernel Real = L.K->realWithArgs(*Device, true, L.R->Args, Error);
+                      if (!Real)
+                        return Error;
+                      SlicePart Part{nullptr, Clock::now()};
+                      if ((Error = enqueueSlice(*Device, Real, *L.Facts, *L.R, L.Dim, L.Groups,
+                                                Interior.First, Interior.End, &Part.Done)) !=
+                          CL_SUCCESS)
+                        return Error;
+                      Parts[Slot->second].push_back(Part);
+                      return CL_SUCCESS;
+                    }});
+  cl_int Result = runOnDevices(std::move(Jobs));
+  for (auto &[Device, Done] : ReadsDone)
+    if (Done) {
+      if (const cl_int Error = Backend.wait(Done); Result == CL_SUCCESS)
+        Result = Error;
+      Backend.releaseEvent(Done);
+    }
+  if (Result != CL_SUCCESS)
+    return Result;
+  for (auto &[Root, ToHost] : ToHostOf)
+    Root->fetchedToHost(ToHost);
+  return CL_SUCCESS;
 }
 
 } // namespace
@@ -79,8 +238,8 @@ cl_int runSplit(SplitLaunch &L) {
     const ScopedSpan Shown(Services.Spans, "earlier launches end");
     Q.finishPending(); // earlier launches are measured, and traced, before this one
   }
-  std::vector<cl_event> Running(Slices.size(), nullptr);
-  std::vector<Clock::time_point> KernelStarts(Slices.size());
+  // Per slice, its kernel's parts in the order queued: the interior queued early, then the rest.
+  std::vector<std::vector<SlicePart>> Parts(Slices.size());
   const auto LaunchStart = Clock::now();
   // 1. Bring to the host whatever some device lacks and only another device holds, unless that
   //    device shares the lacking one's real context: then it goes device to device in step 2,
@@ -88,8 +247,9 @@ cl_int runSplit(SplitLaunch &L) {
   PeerMarkers Markers(C.services().Backend);
   std::optional<ScopedSpan> Gathering;
   Gathering.emplace(Services.Spans, "gather");
+  std::map<Buffer *, RangeSet> ToHostOf;
   for (auto &[Root, P] : Plans) {
-    RangeSet ToHost;
+    RangeSet &ToHost = ToHostOf[Root];
     P.Missing.resize(Slices.size());
     P.FromPeers.assign(Slices.size(), {});
     P.FromHost.resize(Slices.size());
@@ -109,9 +269,21 @@ cl_int runSplit(SplitLaunch &L) {
     // A merge compares against a snapshot of the host copy itself: deferred bytes come in.
     if (P.Merge)
       ToHost.add(wholeOf(*Root));
-    if (cl_int Error = P.Merge ? Root->holdOnHost(ToHost) : Root->fetchToHost(ToHost);
-        Error != CL_SUCCESS)
-      return Error;
+  }
+  // Slices whose interiors go first (LIBSPLIT_OVERLAP): those reads, then those interiors, are
+  // queued on each device at once, and the host waits for the reads alone.
+  const std::vector<GroupSpan> Early = earlyParts(L);
+  if (Early.empty()) {
+    for (auto &[Root, P] : Plans)
+      if (cl_int Error =
+              P.Merge ? Root->holdOnHost(ToHostOf[Root]) : Root->fetchToHost(ToHostOf[Root]);
+          Error != CL_SUCCESS)
+        return Error;
+  } else if (cl_int Error = fetchBehindInteriors(L, Early, ToHostOf, Parts); Error != CL_SUCCESS) {
+    awaitAllParts(Slices, Parts);
+    return Error;
+  }
+  for (auto &[Root, P] : Plans) {
     std::vector<RangeSet> NeedByDevice(C.devices().size());
     for (size_t I = 0; I < Slices.size(); ++I)
       NeedByDevice[Slices[I].Device->Index] = std::move(P.Need[I]);
@@ -126,7 +298,11 @@ cl_int runSplit(SplitLaunch &L) {
       Snapshots[Root].assign(Host, Host + Root->size());
     }
 
-  // 2. Each device: its missing data in, its slice, all devices at once.
+  // 2. Each device: its missing data in, its slice (what of it was not queued early), all
+  //    devices at once. Bytes sent behind an early interior are not waited for (the interior
+  //    would be): they go from staging copies kept until the slice has run.
+  auto Staging =
+      std::make_shared<std::vector<std::deque<std::vector<std::uint8_t>>>>(Slices.size());
   std::vector<DeviceJob> Jobs;
   for (size_t I = 0; I < Slices.size(); ++I) {
     Slice &S = Slices[I];
@@ -136,9 +312,13 @@ cl_int runSplit(SplitLaunch &L) {
     Jobs.push_back(
         {&Device, [&, I]() -> cl_int {
            Slice &Mine = Slices[I];
+           const bool Overlapped = !Early.empty();
            const auto PushStart = Clock::now();
            for (auto &[Root, P] : Plans) {
-             if (cl_int E = Root->pushOnWorker(Device, P.FromHost[I]); E != CL_SUCCESS)
+             if (cl_int E = Overlapped
+                                ? Root->sendStagedOnWorker(Device, P.FromHost[I], (*Staging)[I])
+                                : Root->pushOnWorker(Device, P.FromHost[I]);
+                 E != CL_SUCCESS)
                return E;
              if (cl_int E = copyPeerParts(*Root, Device, P.FromPeers[I]); E != CL_SUCCESS)
                return E;
@@ -150,17 +330,17 @@ cl_int runSplit(SplitLaunch &L) {
            cl_kernel Real = K.realWithArgs(Device, true, R.Args, Error);
            if (!Real)
              return Error;
-           const auto KernelStart = Clock::now();
-           if (Pipelined) {
-             KernelStarts[I] = KernelStart;
-             return enqueueSlice(Device, Real, Facts, R, Dim, Groups, Mine.FirstGroup,
-                                 Mine.EndGroup, &Running[I]);
+           const auto KernelStart = Parts[I].empty() ? Clock::now() : Parts[I].front().Enqueued;
+           for (const GroupSpan &Rest : restOf(Mine, Overlapped ? Early[I] : GroupSpan{})) {
+             SlicePart Part{nullptr, Clock::now()};
+             if ((Error = enqueueSlice(Device, Real, Facts, R, Dim, Groups, Rest.First, Rest.End,
+                                       &Part.Done)) != CL_SUCCESS)
+               return Error;
+             Parts[I].push_back(Part);
            }
-           cl_event Done = nullptr;
-           Error = enqueueSlice(Device, Real, Facts, R, Dim, Groups, Mine.FirstGroup, Mine.EndGroup,
-                                &Done);
-           if (Error == CL_SUCCESS)
-             Error = awaitKernel(Device, Done, Mine.KernelSeconds);
+           if (Pipelined)
+             return CL_SUCCESS;
+           Error = awaitParts(Device, Parts[I], Mine.KernelSeconds);
            Services.Spans.span(Device.Name, K.name(), KernelStart, Clock::now(), R.Called);
            if (Error == CL_SUCCESS && Fail && I + 1 == Slices.size())
              return InjectedFailure;
@@ -181,11 +361,7 @@ cl_int runSplit(SplitLaunch &L) {
       Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
   if (Result != CL_SUCCESS) {
     // Slices that did start still run on their devices: they end before the launch does.
-    for (size_t I = 0; I < Running.size(); ++I)
-      if (Running[I]) {
-        double Ignored = 0.0;
-        awaitKernel(*Slices[I].Device, Running[I], Ignored);
-      }
+    awaitAllParts(Slices, Parts);
     return Result;
   }
 
@@ -231,23 +407,34 @@ cl_int runSplit(SplitLaunch &L) {
   for (const Slice &S : Slices)
     Devices.push_back(S.Device);
   // The arguments stay alive until the kernels have run, whatever the app releases meanwhile.
-  std::vector<cl_event> Watched = Running;
+  // (And the staging copies of what was sent behind early interiors, until the slices ran.)
+  std::vector<cl_event> Watched;
+  for (const std::vector<SlicePart> &Mine : Parts)
+    if (!Mine.empty())
+      Watched.push_back(Mine.back().Done);
   Q.finishLater(
-      [Running, KernelStarts, LaunchStart, report = std::move(report), Args = R.Args,
+      [Parts, LaunchStart, report = std::move(report), Args = R.Args, Staging,
        Devices = std::move(Devices), Name = K.name(), Fail, Called = R.Called]() mutable -> cl_int {
         cl_int Result = CL_SUCCESS;
         double Makespan = 0.0;
-        std::vector<double> Kernels(Running.size(), 0.0);
-        for (size_t I = 0; I < Running.size(); ++I) {
-          const cl_int Error =
-              awaitPipelined(*Devices[I], Running[I], KernelStarts[I], Name, Kernels[I], Called);
-          if (Result == CL_SUCCESS)
-            Result = Error;
+        std::vector<double> Kernels(Parts.size(), 0.0);
+        for (size_t I = 0; I < Parts.size(); ++I) {
+          if (Parts[I].empty())
+            continue;
+          for (const SlicePart &Part : Parts[I]) {
+            double Seconds = 0.0;
+            const cl_int Error =
+                awaitPipelined(*Devices[I], Part.Done, Part.Enqueued, Name, Seconds, Called);
+            Kernels[I] += Seconds;
+            if (Result == CL_SUCCESS)
+              Result = Error;
+          }
           // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
           // before it on the device, which is not its own cost.
-          Makespan = std::max(Makespan,
-                              std::chrono::duration<double>(KernelStarts[I] - LaunchStart).count() +
-                                  Kernels[I]);
+          Makespan = std::max(
+              Makespan,
+              std::chrono::duration<double>(Parts[I].front().Enqueued - LaunchStart).count() +
+                  Kernels[I]);
         }
         if (Result != CL_SUCCESS)
           return Result;

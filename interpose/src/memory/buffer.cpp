@@ -123,9 +123,9 @@ RangeSet Buffer::missingOnHost(const RangeSet &Wanted) {
   return Valid.missingOnHost(Wanted);
 }
 
-cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
+cl_int Buffer::planFetchToHost(const RangeSet &Wanted, std::vector<HostFetch> &Parts) {
   if (Parent)
-    return root().fetchToHost(Wanted);
+    return root().planFetchToHost(Wanted, Parts);
   RangeSet Missing = Valid.missingOnHost(Wanted);
   if (Missing.empty())
     return CL_SUCCESS;
@@ -133,10 +133,8 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
   // Devices write there, possibly by DMA, which a write-protected page would refuse: the app's
   // memory (USE_HOST_PTR), or a staging copy the app used as the source of a deferred write
   // (a mapped pointer).
-  MemoryServices &Services = Home->services();
   for (const Span &S : Missing.spans())
-    Services.Deferred.settle(Host + S.Begin, S.size(), DeferredWrites::Settle::BeforeWrite);
-  std::vector<DeviceJob> Jobs;
+    Home->services().Deferred.settle(Host + S.Begin, S.size(), DeferredWrites::Settle::BeforeWrite);
   auto &Devices = Home->devices();
   for (std::size_t D = 0; D < Devices.size() && !Missing.empty(); ++D) {
     RangeSet Here = Valid.on(D).intersection(Missing);
@@ -147,25 +145,49 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
     cl_mem Source = realOn(*Devices[D], Error);
     if (!Source)
       return Error;
-    ExecDevice *Device = Devices[D].get();
-    Jobs.push_back({Device, [&Services, Device, Source, Here, Host] {
-                      const ScopedSpan Shown(Services.Spans, Device->Name, "to host copy");
-                      for (const StridedRun &R : stridedRuns(Here)) {
-                        cl_int E = R.Count == 1
-                                       ? Services.Backend.read(Device->RealQueue, Source, false,
-                                                               R.Begin, R.Bytes, Host + R.Begin)
-                                       : Services.Backend.readStrided(Device->RealQueue, Source,
-                                                                      false, R.Begin, R.Bytes,
-                                                                      R.Pitch, R.Count, Host);
-                        if (E != CL_SUCCESS)
-                          return E;
-                      }
-                      return Services.Backend.finish(Device->RealQueue);
-                    }});
+    Parts.push_back({Devices[D].get(), Source, std::move(Here)});
   }
+  return CL_SUCCESS;
+}
+
+cl_int Buffer::enqueueFetch(const HostFetch &Part) {
+  if (Parent)
+    return root().enqueueFetch(Part);
+  MemoryServices &Services = Home->services();
+  std::uint8_t *Host = hostData();
+  for (const StridedRun &R : stridedRuns(Part.Ranges))
+    if (cl_int E = R.Count == 1
+                       ? Services.Backend.read(Part.Device->RealQueue, Part.Source, false, R.Begin,
+                                               R.Bytes, Host + R.Begin)
+                       : Services.Backend.readStrided(Part.Device->RealQueue, Part.Source, false,
+                                                      R.Begin, R.Bytes, R.Pitch, R.Count, Host);
+        E != CL_SUCCESS)
+      return E;
+  return CL_SUCCESS;
+}
+
+void Buffer::fetchedToHost(const RangeSet &Wanted) {
+  if (Parent)
+    return root().fetchedToHost(Wanted);
+  Valid.markValidOnHost(Wanted);
+}
+
+cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
+  std::vector<HostFetch> Parts;
+  if (cl_int Error = planFetchToHost(Wanted, Parts); Error != CL_SUCCESS || Parts.empty())
+    return Error;
+  MemoryServices &Services = Home->services();
+  std::vector<DeviceJob> Jobs;
+  for (const HostFetch &Part : Parts)
+    Jobs.push_back({Part.Device, [this, &Services, &Part] {
+                      const ScopedSpan Shown(Services.Spans, Part.Device->Name, "to host copy");
+                      if (cl_int E = enqueueFetch(Part); E != CL_SUCCESS)
+                        return E;
+                      return Services.Backend.finish(Part.Device->RealQueue);
+                    }});
   cl_int Result = runOnDevices(std::move(Jobs));
   if (Result == CL_SUCCESS)
-    Valid.markValidOnHost(Wanted);
+    fetchedToHost(Wanted);
   return Result;
 }
 
@@ -244,6 +266,36 @@ cl_int Buffer::pushHostBytes(ExecDevice &Device, const RangeSet &Ranges) {
       Resent = true;
     }
   return Resent ? Backend.finish(Device.RealQueue) : CL_SUCCESS;
+}
+
+cl_int Buffer::sendStagedOnWorker(ExecDevice &Device, const RangeSet &Ranges,
+                                  std::deque<std::vector<std::uint8_t>> &Staging) {
+  if (Parent)
+    return root().sendStagedOnWorker(Device, Ranges, Staging);
+  if (Ranges.empty())
+    return CL_SUCCESS;
+  // A stencil's halo is a span or two; rows of a column go as one rectangle by pushHostBytes.
+  constexpr std::size_t MostSpans = 16;
+  bool InDeferred = false;
+  for (const Deferred &D : Pending)
+    InDeferred = InDeferred || !D.Live.intersection(Ranges).empty();
+  if (InDeferred || Ranges.spans().size() > MostSpans)
+    return pushHostBytes(Device, Ranges);
+  cl_int Error = CL_SUCCESS;
+  cl_mem Target = realOn(Device, Error);
+  if (!Target)
+    return Error;
+  const std::uint8_t *Host = hostData();
+  std::vector<std::uint8_t> &Copy = Staging.emplace_back(Ranges.totalBytes());
+  std::size_t At = 0;
+  for (const Span &S : Ranges.spans()) {
+    std::copy(Host + S.Begin, Host + S.End, Copy.data() + At);
+    if ((Error = Home->services().Backend.write(Device.RealQueue, Target, false, S.Begin, S.size(),
+                                                Copy.data() + At)) != CL_SUCCESS)
+      return Error;
+    At += S.size();
+  }
+  return CL_SUCCESS;
 }
 
 std::vector<Buffer::PeerPart> Buffer::peerParts(const ExecDevice &Device, const RangeSet &Missing) {

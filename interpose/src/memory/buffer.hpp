@@ -22,6 +22,7 @@
 #include "range_set.hpp"
 
 #include <cstdlib>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -84,10 +85,28 @@ public:
   RangeSet missingOn(std::size_t DeviceIndex, const RangeSet &Wanted);
   // Makes Wanted valid on the host (deferred writes stay where they are).
   cl_int fetchToHost(const RangeSet &Wanted);
+  // fetchToHost in steps, for a launch that queues work behind the reads before it waits for
+  // them: which device sends which of Wanted's bytes the host lacks (the host pages they land on
+  // settled first); each part's reads enqueued on its device's queue, not waited for; and once
+  // the caller has waited for them all (a marker behind them on each queue), Wanted marked valid
+  // on the host.
+  struct HostFetch {
+    ExecDevice *Device;
+    cl_mem Source;
+    RangeSet Ranges;
+  };
+  cl_int planFetchToHost(const RangeSet &Wanted, std::vector<HostFetch> &Parts);
+  cl_int enqueueFetch(const HostFetch &Part);
+  void fetchedToHost(const RangeSet &Wanted);
   // Makes Wanted valid in hostData() itself, deferred writes copied in, for code that reads it.
   cl_int holdOnHost(const RangeSet &Wanted);
   // Runs on the device's worker: writes host data of Ranges into the device copy.
   cl_int pushOnWorker(ExecDevice &Device, const RangeSet &Ranges);
+  // The same without waiting for the writes: the bytes are first copied into a new element of
+  // Staging, which must stay until a later command of Device's queue has ended. Ranges that
+  // deferred writes hold, or of many spans, go as pushOnWorker sends them (waited for).
+  cl_int sendStagedOnWorker(ExecDevice &Device, const RangeSet &Ranges,
+                            std::deque<std::vector<std::uint8_t>> &Staging);
   // Of Missing (root coordinates), the bytes only devices hold (not the host) that another
   // device of Device's real context holds, by that device: a launch copies them device to device
   // (copyFromPeerOnWorker) instead of through the host. Root buffers.

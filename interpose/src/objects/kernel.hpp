@@ -5,6 +5,7 @@
 
 #include "buffer.hpp"
 #include "handles.hpp"
+#include "interior_cut.hpp"
 #include "kernel_arg.hpp"
 #include "planning.hpp"
 #include "program.hpp"
@@ -109,11 +110,14 @@ public:
   const std::shared_ptr<SliceHistory> &sliceHistory() const { return History; }
   // Its slices' regions, kept across its launches (SliceRegionMemo).
   const std::shared_ptr<SliceRegionMemo> &regionMemo() const { return Regions; }
+  // Its slices' interiors, kept across its launches (InteriorMemo).
+  InteriorMemo &interiors() { return Interiors; }
 
 private:
   std::shared_ptr<WholePlacement> Placement = std::make_shared<WholePlacement>();
   std::shared_ptr<SliceHistory> History = std::make_shared<SliceHistory>();
   std::shared_ptr<SliceRegionMemo> Regions = std::make_shared<SliceRegionMemo>();
+  InteriorMemo Interiors;
   std::shared_ptr<Program> Owner;
   std::string Name;
   cl_kernel Validation;

@@ -87,7 +87,7 @@ void RunRecorder::record(const LaunchRecord &L) {
         << ",\"share\":" << formatNumber(D.Share) << ",\"first_group\":" << D.FirstGroup
         << ",\"groups\":" << D.Groups << ",\"kernel_s\":" << formatNumber(D.KernelSeconds)
         << ",\"transfer_s\":" << formatNumber(D.TransferSeconds) << ",\"bytes_in\":" << D.BytesIn
-        << ",\"bytes_out\":" << D.BytesOut << "}";
+        << ",\"bytes_out\":" << D.BytesOut << ",\"early_groups\":" << D.EarlyGroups << "}";
   }
   Out << "],\"balancer\":{\"state\":" << jsonString(L.BalancerState)
       << ",\"converged\":" << (L.Converged ? "true" : "false")

@@ -23,6 +23,8 @@ struct DeviceRecord {
   double TransferSeconds = 0.0;
   std::uint64_t BytesIn = 0;  // host to device before the kernel
   std::uint64_t BytesOut = 0; // device to host (gathers for others, merges)
+  // Of Groups, those queued before the bytes it lacked arrived (LIBSPLIT_OVERLAP).
+  std::uint64_t EarlyGroups = 0;
 };
 
 struct LaunchRecord {

@@ -323,3 +323,86 @@ TEST_CASE("bytes another device of the same context holds go device to device, n
           CL_SUCCESS);
   CHECK(C->peerParts(*Apart->devices()[0], RangeSet(0, 64)).empty());
 }
+
+TEST_CASE("a fetch in steps: reads queued, the host's bytes valid only once they are marked") {
+  auto Home = std::make_shared<TestHome>(2);
+  auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 1024, nullptr);
+  REQUIRE(B->initialize() == CL_SUCCESS);
+  Bytes Truth = pattern(1024, 3);
+  B->write(0, 1024, Truth.data(), Buffer::HostSource::App);
+  // Device 0 writes [0, 256), device 1 [512, 640): a halo from each is wanted on the host.
+  for (const auto &[Device, Begin, End] :
+       {std::tuple<std::size_t, std::size_t, std::size_t>{0, 0, 256}, {1, 512, 640}})
+    REQUIRE(runKernel(*Home, *B, Device, RangeSet(Begin, End), RangeSet(Begin, End),
+                      [&, Begin = Begin, End = End](std::uint8_t *Copy) {
+                        for (std::size_t I = Begin; I < End; ++I)
+                          Truth[I] = Copy[I] = static_cast<std::uint8_t>(I * 5 + 1);
+                      }) == CL_SUCCESS);
+  RangeSet Wanted(240, 256);
+  Wanted.add(512, 530);
+  Wanted.add(700, 720); // already on the host: no read
+  std::vector<Buffer::HostFetch> Parts;
+  REQUIRE(B->planFetchToHost(Wanted, Parts) == CL_SUCCESS);
+  REQUIRE(Parts.size() == 2);
+  CHECK(Parts[0].Device == Home->devices()[0].get());
+  CHECK(Parts[0].Ranges.totalBytes() == 16);
+  CHECK(Parts[1].Ranges.totalBytes() == 18);
+  std::vector<cl_event> Markers;
+  for (const Buffer::HostFetch &Part : Parts) {
+    REQUIRE(B->enqueueFetch(Part) == CL_SUCCESS);
+    CHECK_FALSE(B->validOnHost(Part.Ranges)); // not before the caller waited
+    Markers.emplace_back();
+    REQUIRE(Home->Backend.marker(Part.Device->RealQueue, Markers.back()) == CL_SUCCESS);
+  }
+  for (cl_event Done : Markers) {
+    REQUIRE(Home->Backend.wait(Done) == CL_SUCCESS);
+    Home->Backend.releaseEvent(Done);
+  }
+  B->fetchedToHost(Wanted);
+  CHECK(B->validOnHost(Wanted));
+  for (const Span &S : Wanted.spans())
+    CHECK(Bytes(B->hostData() + S.Begin, B->hostData() + S.End) ==
+          Bytes(Truth.begin() + S.Begin, Truth.begin() + S.End));
+  CHECK(Home->Backend.bytesReadFrom(0) + Home->Backend.bytesReadFrom(1) == 34);
+  CHECK(Home->Backend.liveEvents() == 0);
+}
+
+TEST_CASE("bytes sent staged arrive as they were when sent, whatever the host copy becomes") {
+  auto Home = std::make_shared<TestHome>(2);
+  auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 4096, nullptr);
+  REQUIRE(B->initialize() == CL_SUCCESS);
+  const Bytes Truth = pattern(4096, 9);
+  B->write(0, 4096, Truth.data(), Buffer::HostSource::App);
+  REQUIRE(B->holdOnHost(RangeSet(0, 4096)) == CL_SUCCESS); // the host copy itself holds them
+  ExecDevice &On = *Home->devices()[1];
+  RangeSet Halo(1000, 1016);
+  Halo.add(3000, 3100);
+  std::deque<Bytes> Staging;
+  cl_int Result = CL_SUCCESS;
+  cl_mem Real = nullptr;
+  On.Worker->runHere([&] { Result = B->sendStagedOnWorker(On, Halo, Staging); });
+  REQUIRE(Result == CL_SUCCESS);
+  REQUIRE(Staging.size() == 1);
+  CHECK(Staging.front().size() == 116);
+  // The fake queue runs the writes only at its finish: the host copy changed meanwhile.
+  std::fill(B->hostData(), B->hostData() + 4096, std::uint8_t{0});
+  On.Worker->runHere([&] {
+    if ((Real = B->realOn(On, Result)))
+      Result = Home->Backend.finish(On.RealQueue);
+  });
+  REQUIRE(Result == CL_SUCCESS);
+  const std::uint8_t *Copy = Home->Backend.bytesOf(Real);
+  for (const Span &S : Halo.spans())
+    CHECK(Bytes(Copy + S.Begin, Copy + S.End) ==
+          Bytes(Truth.begin() + S.Begin, Truth.begin() + S.End));
+  CHECK(Home->Backend.bytesWrittenTo(1) == 116);
+
+  // Many spans go as pushOnWorker sends them, waited for: nothing staged.
+  RangeSet Rows;
+  for (std::size_t Row = 0; Row < 32; ++Row)
+    Rows.add(Row * 64, Row * 64 + 8);
+  On.Worker->runHere([&] { Result = B->sendStagedOnWorker(On, Rows, Staging); });
+  REQUIRE(Result == CL_SUCCESS);
+  CHECK(Staging.size() == 1);
+  CHECK(Home->Backend.bytesWrittenTo(1) == 116 + 32 * 8);
+}
