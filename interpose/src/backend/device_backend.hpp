@@ -9,6 +9,7 @@
 #include "opencl.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace libsplit {
@@ -63,6 +64,17 @@ public:
                       const std::vector<cl_event> &After) = 0;
   // Done: an event that completes once every command enqueued on Queue so far has ended.
   virtual cl_int marker(cl_command_queue Queue, cl_event &Done) = 0;
+  // Host memory of at least Bytes that reads on Queue (of Context) land in directly: page-locked,
+  // so that a read is one transfer by the device, not a copy into the driver's own staging that
+  // a host thread then copies out (NVIDIA's reads into pageable memory held the queue that much
+  // longer). Kept per queue and reused: valid until the next call for the queue or
+  // releaseStaging. Null where the implementation has none (reads then go to the host's memory).
+  virtual std::uint8_t *readStaging(cl_context Context, cl_command_queue Queue, std::size_t Bytes) {
+    (void)Context, (void)Queue, (void)Bytes;
+    return nullptr;
+  }
+  // Before the queue is released.
+  virtual void releaseStaging(cl_command_queue Queue) { (void)Queue; }
   // Returns once Done has ended: CL_SUCCESS, or the error it ended with.
   virtual cl_int wait(cl_event Done) = 0;
   virtual void releaseEvent(cl_event Event) = 0;

@@ -90,6 +90,51 @@ cl_int RealBackend::marker(cl_command_queue Queue, cl_event &Done) {
   return Error;
 }
 
+std::uint8_t *RealBackend::readStaging(cl_context Context, cl_command_queue Queue,
+                                       std::size_t Bytes) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Pinned &P = Staging[Queue];
+  if (P.Bytes >= Bytes)
+    return P.Mapped;
+  unmap(Queue, P);
+  // Grown by doubling from 1 MiB: a stencil's halos take a few rows.
+  std::size_t Size = std::size_t{1} << 20;
+  while (Size < Bytes)
+    Size *= 2;
+  cl_int Error = CL_SUCCESS;
+  P.Buffer =
+      Api.clCreateBuffer(Context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, Size, nullptr, &Error);
+  if (!P.Buffer)
+    return nullptr;
+  void *Host = Api.clEnqueueMapBuffer(Queue, P.Buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, Size,
+                                      0, nullptr, nullptr, &Error);
+  if (!Host) {
+    Api.clReleaseMemObject(P.Buffer);
+    P = Pinned{};
+    return nullptr;
+  }
+  P.Mapped = static_cast<std::uint8_t *>(Host);
+  P.Bytes = Size;
+  return P.Mapped;
+}
+
+void RealBackend::unmap(cl_command_queue Queue, Pinned &P) {
+  if (!P.Buffer)
+    return;
+  Api.clEnqueueUnmapMemObject(Queue, P.Buffer, P.Mapped, 0, nullptr, nullptr);
+  Api.clFinish(Queue);
+  Api.clReleaseMemObject(P.Buffer);
+  P = Pinned{};
+}
+
+void RealBackend::releaseStaging(cl_command_queue Queue) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (auto It = Staging.find(Queue); It != Staging.end()) {
+    unmap(Queue, It->second);
+    Staging.erase(It);
+  }
+}
+
 cl_int RealBackend::wait(cl_event Done) {
   waitQuietly({Done});
   cl_int Status = CL_COMPLETE;

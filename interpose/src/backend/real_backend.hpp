@@ -4,6 +4,9 @@
 #include "device_backend.hpp"
 #include "real_api.hpp"
 
+#include <map>
+#include <mutex>
+
 namespace libsplit {
 
 class RealBackend final : public DeviceBackend {
@@ -31,9 +34,22 @@ public:
   cl_int wait(cl_event Done) override;
   void releaseEvent(cl_event Event) override;
   cl_int finish(cl_command_queue Queue) override;
+  std::uint8_t *readStaging(cl_context Context, cl_command_queue Queue, std::size_t Bytes) override;
+  void releaseStaging(cl_command_queue Queue) override;
 
 private:
+  // A buffer the implementation allocates in host memory (CL_MEM_ALLOC_HOST_PTR), mapped for
+  // good: the pinned memory OpenCL offers.
+  struct Pinned {
+    cl_mem Buffer = nullptr;
+    std::uint8_t *Mapped = nullptr;
+    std::size_t Bytes = 0;
+  };
+  void unmap(cl_command_queue Queue, Pinned &P);
+
   const RealApi &Api;
+  std::mutex Mutex;
+  std::map<cl_command_queue, Pinned> Staging;
 };
 
 } // namespace libsplit

@@ -117,14 +117,14 @@ cl_int fetchBehindInteriors(SplitLaunch &L, const std::vector<GroupSpan> &Early,
                             std::map<Buffer *, RangeSet> &ToHostOf,
                             std::vector<std::vector<SlicePart>> &Parts) {
   DeviceBackend &Backend = L.Q->context().services().Backend;
-  std::map<ExecDevice *, std::vector<std::pair<Buffer *, Buffer::HostFetch>>> Reads;
-  for (auto &[Root, ToHost] : ToHostOf) {
-    std::vector<Buffer::HostFetch> Fetches;
-    if (cl_int Error = Root->planFetchToHost(ToHost, Fetches); Error != CL_SUCCESS)
+  std::map<Buffer *, std::vector<Buffer::HostFetch>> FetchesOf;
+  std::map<ExecDevice *, std::vector<Buffer::HostFetch *>> Reads;
+  for (auto &[Root, ToHost] : ToHostOf)
+    if (cl_int Error = Root->planFetchToHost(ToHost, FetchesOf[Root]); Error != CL_SUCCESS)
       return Error;
+  for (auto &[Root, Fetches] : FetchesOf)
     for (Buffer::HostFetch &F : Fetches)
-      Reads[F.Device].push_back({Root, std::move(F)});
-  }
+      Reads[F.Device].push_back(&F);
   std::map<ExecDevice *, std::size_t> SliceOf;
   for (size_t I = 0; I < L.Slices.size(); ++I)
     SliceOf[L.Slices[I].Device] = I;
@@ -140,9 +140,8 @@ cl_int fetchBehindInteriors(SplitLaunch &L, const std::vector<GroupSpan> &Early,
   for (ExecDevice *Device : Busy)
     Jobs.push_back({Device, [&, Device]() -> cl_int {
                       if (const auto Mine = Reads.find(Device); Mine != Reads.end()) {
-                        for (const auto &[Root, Fetch] : Mine->second)
-                          if (cl_int E = Root->enqueueFetch(Fetch); E != CL_SUCCESS)
-                            return E;
+                        if (cl_int E = Buffer::enqueueFetches(Mine->second); E != CL_SUCCESS)
+                          return E;
                         if (cl_int E = Backend.marker(Device->RealQueue, ReadsDone.at(Device));
                             E != CL_SUCCESS)
                           return E;
@@ -173,7 +172,7 @@ cl_int fetchBehindInteriors(SplitLaunch &L, const std::vector<GroupSpan> &Early,
   if (Result != CL_SUCCESS)
     return Result;
   for (auto &[Root, ToHost] : ToHostOf)
-    Root->fetchedToHost(ToHost);
+    Root->fetchedToHost(ToHost, FetchesOf[Root]);
   return CL_SUCCESS;
 }
 

@@ -145,30 +145,65 @@ cl_int Buffer::planFetchToHost(const RangeSet &Wanted, std::vector<HostFetch> &P
     cl_mem Source = realOn(*Devices[D], Error);
     if (!Source)
       return Error;
-    Parts.push_back({Devices[D].get(), Source, std::move(Here)});
+    Parts.push_back({this, Devices[D].get(), Source, std::move(Here)});
   }
   return CL_SUCCESS;
 }
 
-cl_int Buffer::enqueueFetch(const HostFetch &Part) {
-  if (Parent)
-    return root().enqueueFetch(Part);
-  MemoryServices &Services = Home->services();
-  std::uint8_t *Host = hostData();
-  for (const StridedRun &R : stridedRuns(Part.Ranges))
-    if (cl_int E = R.Count == 1
-                       ? Services.Backend.read(Part.Device->RealQueue, Part.Source, false, R.Begin,
-                                               R.Bytes, Host + R.Begin)
-                       : Services.Backend.readStrided(Part.Device->RealQueue, Part.Source, false,
-                                                      R.Begin, R.Bytes, R.Pitch, R.Count, Host);
-        E != CL_SUCCESS)
-      return E;
+namespace {
+// What a read staging takes: a halo's few spans, not a whole buffer's gather.
+constexpr std::size_t MostStagedSpans = 64, MostStagedBytes = std::size_t{4} << 20;
+} // namespace
+
+cl_int Buffer::enqueueFetches(const std::vector<HostFetch *> &Parts) {
+  if (Parts.empty())
+    return CL_SUCCESS;
+  ExecDevice &Device = *Parts.front()->Device;
+  DeviceBackend &Backend = Parts.front()->Root->Home->services().Backend;
+  std::size_t Staged = 0;
+  for (const HostFetch *Part : Parts)
+    Staged += Part->Ranges.spans().size() <= MostStagedSpans ? Part->Ranges.totalBytes() : 0;
+  std::uint8_t *Staging = Staged && Staged <= MostStagedBytes
+                              ? Backend.readStaging(Device.RealContext, Device.RealQueue, Staged)
+                              : nullptr;
+  for (HostFetch *Part : Parts) {
+    const bool ToStaging = Staging && Part->Ranges.spans().size() <= MostStagedSpans;
+    if (ToStaging) {
+      Part->Staged = Staging;
+      for (const Span &S : Part->Ranges.spans()) {
+        if (cl_int E =
+                Backend.read(Device.RealQueue, Part->Source, false, S.Begin, S.size(), Staging);
+            E != CL_SUCCESS)
+          return E;
+        Staging += S.size();
+      }
+      continue;
+    }
+    std::uint8_t *Host = Part->Root->hostData();
+    for (const StridedRun &R : stridedRuns(Part->Ranges))
+      if (cl_int E = R.Count == 1 ? Backend.read(Device.RealQueue, Part->Source, false, R.Begin,
+                                                 R.Bytes, Host + R.Begin)
+                                  : Backend.readStrided(Device.RealQueue, Part->Source, false,
+                                                        R.Begin, R.Bytes, R.Pitch, R.Count, Host);
+          E != CL_SUCCESS)
+        return E;
+  }
   return CL_SUCCESS;
 }
 
-void Buffer::fetchedToHost(const RangeSet &Wanted) {
+void Buffer::fetchedToHost(const RangeSet &Wanted, const std::vector<HostFetch> &Parts) {
   if (Parent)
-    return root().fetchedToHost(Wanted);
+    return root().fetchedToHost(Wanted, Parts);
+  std::uint8_t *Host = hostData();
+  for (const HostFetch &Part : Parts) {
+    if (Part.Root != this || !Part.Staged)
+      continue;
+    const std::uint8_t *From = Part.Staged;
+    for (const Span &S : Part.Ranges.spans()) {
+      std::copy(From, From + S.size(), Host + S.Begin);
+      From += S.size();
+    }
+  }
   Valid.markValidOnHost(Wanted);
 }
 
@@ -178,16 +213,16 @@ cl_int Buffer::fetchToHost(const RangeSet &Wanted) {
     return Error;
   MemoryServices &Services = Home->services();
   std::vector<DeviceJob> Jobs;
-  for (const HostFetch &Part : Parts)
-    Jobs.push_back({Part.Device, [this, &Services, &Part] {
+  for (HostFetch &Part : Parts)
+    Jobs.push_back({Part.Device, [&Services, &Part] {
                       const ScopedSpan Shown(Services.Spans, Part.Device->Name, "to host copy");
-                      if (cl_int E = enqueueFetch(Part); E != CL_SUCCESS)
+                      if (cl_int E = enqueueFetches({&Part}); E != CL_SUCCESS)
                         return E;
                       return Services.Backend.finish(Part.Device->RealQueue);
                     }});
   cl_int Result = runOnDevices(std::move(Jobs));
   if (Result == CL_SUCCESS)
-    fetchedToHost(Wanted);
+    fetchedToHost(Wanted, Parts);
   return Result;
 }
 

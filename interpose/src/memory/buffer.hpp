@@ -87,17 +87,21 @@ public:
   cl_int fetchToHost(const RangeSet &Wanted);
   // fetchToHost in steps, for a launch that queues work behind the reads before it waits for
   // them: which device sends which of Wanted's bytes the host lacks (the host pages they land on
-  // settled first); each part's reads enqueued on its device's queue, not waited for; and once
-  // the caller has waited for them all (a marker behind them on each queue), Wanted marked valid
-  // on the host.
+  // settled first); the reads of one device's parts enqueued on its queue, not waited for; and
+  // once the caller has waited for them all (a marker behind them on each queue), the bytes read
+  // into a staging copy brought into the host copy and Wanted marked valid there.
   struct HostFetch {
+    Buffer *Root;
     ExecDevice *Device;
     cl_mem Source;
     RangeSet Ranges;
+    const std::uint8_t *Staged = nullptr; // its spans, one after the other, where read there
   };
   cl_int planFetchToHost(const RangeSet &Wanted, std::vector<HostFetch> &Parts);
-  cl_int enqueueFetch(const HostFetch &Part);
-  void fetchedToHost(const RangeSet &Wanted);
+  // Parts: all of one device. Into the backend's read staging where it has one and they are a
+  // few spans (a halo), else straight into the host copy.
+  static cl_int enqueueFetches(const std::vector<HostFetch *> &Parts);
+  void fetchedToHost(const RangeSet &Wanted, const std::vector<HostFetch> &Parts);
   // Makes Wanted valid in hostData() itself, deferred writes copied in, for code that reads it.
   cl_int holdOnHost(const RangeSet &Wanted);
   // Runs on the device's worker: writes host data of Ranges into the device copy.

@@ -471,8 +471,10 @@ Context::~Context() {
   const RealApi &Real = Services.Real;
   for (auto &E : Exec) {
     E->Worker.reset(); // finish and join before the queue goes away
-    if (E->RealQueue)
+    if (E->RealQueue) {
+      Services.Memory.Backend.releaseStaging(E->RealQueue);
       Real.clReleaseCommandQueue(E->RealQueue);
+    }
   }
   for (auto &[Platform, RealContext] : RealContexts)
     Real.clReleaseContext(RealContext);

@@ -208,6 +208,15 @@ cl_int FakeBackend::marker(cl_command_queue Queue, cl_event &Done) {
   return CL_SUCCESS;
 }
 
+std::uint8_t *FakeBackend::readStaging(cl_context, cl_command_queue Queue, std::size_t Bytes) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  deviceOfQueue(Queue); // checks it is one of its queues
+  std::vector<std::uint8_t> &Mine = Staging[Queue];
+  if (Mine.size() < Bytes)
+    Mine.assign(Bytes, 0xee); // what a real staging holds before a read: not the bytes
+  return Mine.data();
+}
+
 cl_int FakeBackend::wait(cl_event Done) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!Events.count(Done))

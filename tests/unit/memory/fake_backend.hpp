@@ -68,6 +68,8 @@ public:
               const std::vector<cl_event> &After) override;
   cl_int marker(cl_command_queue Queue, cl_event &Done) override;
   cl_int wait(cl_event Done) override;
+  // Host memory of its own per queue, as page-locked memory would be.
+  std::uint8_t *readStaging(cl_context Context, cl_command_queue Queue, std::size_t Bytes) override;
   void releaseEvent(cl_event Event) override;
   cl_int finish(cl_command_queue Queue) override;
 
@@ -98,6 +100,7 @@ private:
   std::vector<std::unique_ptr<DeviceState>> Devices;
   std::vector<std::unique_ptr<char>> Contexts; // their addresses are the contexts' handles
   std::map<cl_event, std::size_t> Events;      // markers not released, by their device
+  std::map<cl_command_queue, std::vector<std::uint8_t>> Staging;
   std::map<cl_mem, std::unique_ptr<Memory>> Buffers;
   std::vector<std::uint64_t> Written, Read, Copied;
   unsigned TransfersUntilFailure = 0;

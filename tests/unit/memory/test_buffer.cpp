@@ -348,8 +348,9 @@ TEST_CASE("a fetch in steps: reads queued, the host's bytes valid only once they
   CHECK(Parts[0].Ranges.totalBytes() == 16);
   CHECK(Parts[1].Ranges.totalBytes() == 18);
   std::vector<cl_event> Markers;
-  for (const Buffer::HostFetch &Part : Parts) {
-    REQUIRE(B->enqueueFetch(Part) == CL_SUCCESS);
+  for (Buffer::HostFetch &Part : Parts) {
+    REQUIRE(Buffer::enqueueFetches({&Part}) == CL_SUCCESS);
+    CHECK(Part.Staged);                       // a halo goes through the read staging
     CHECK_FALSE(B->validOnHost(Part.Ranges)); // not before the caller waited
     Markers.emplace_back();
     REQUIRE(Home->Backend.marker(Part.Device->RealQueue, Markers.back()) == CL_SUCCESS);
@@ -358,7 +359,7 @@ TEST_CASE("a fetch in steps: reads queued, the host's bytes valid only once they
     REQUIRE(Home->Backend.wait(Done) == CL_SUCCESS);
     Home->Backend.releaseEvent(Done);
   }
-  B->fetchedToHost(Wanted);
+  B->fetchedToHost(Wanted, Parts);
   CHECK(B->validOnHost(Wanted));
   for (const Span &S : Wanted.spans())
     CHECK(Bytes(B->hostData() + S.Begin, B->hostData() + S.End) ==
