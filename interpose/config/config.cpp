@@ -235,6 +235,12 @@ template <> std::string parseKind<ControlKind::Chunk>(std::string_view Text, Chu
 template <> std::string formatKind<ControlKind::Chunk>(const ChunkPolicy &Value) {
   return formatEnum(Value, ChunkPolicyNames);
 }
+template <> std::string parseKind<ControlKind::Overlap>(std::string_view Text, OverlapPolicy &Out) {
+  return parseEnum(Text, OverlapPolicyNames, Out);
+}
+template <> std::string formatKind<ControlKind::Overlap>(const OverlapPolicy &Value) {
+  return formatEnum(Value, OverlapPolicyNames);
+}
 
 template <> std::string parseKind<ControlKind::Open>(std::string_view Text, OpenPolicy &Out) {
   const std::string Key = lower(trim(Text));

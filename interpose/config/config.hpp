@@ -44,6 +44,12 @@ inline constexpr std::array<std::string_view, 3> SplitPolicyNames = {"auto", "al
 enum class ChunkPolicy { Auto, Off, Always };
 inline constexpr std::array<std::string_view, 3> ChunkPolicyNames = {"auto", "off", "always"};
 
+// Whether a split launch's slices queue their interiors before the bytes they lack arrive
+// (LIBSPLIT_OVERLAP): auto = each kernel tries both and keeps the one whose steps take less
+// time, always, off.
+enum class OverlapPolicy { Auto, Always, Off };
+inline constexpr std::array<std::string_view, 3> OverlapPolicyNames = {"auto", "always", "off"};
+
 // When a context opens the devices it splits across beyond the app's own (LIBSPLIT_OPEN): auto
 // = once the app has waited for its device a multiple of what creating its own context took (a
 // short run never pays for opening more devices); now = when the app creates the context; after
@@ -115,6 +121,7 @@ enum class ControlKind {
   Split,      // SplitPolicy
   Open,       // OpenPolicy: auto, now, or seconds (a finite number >= 0)
   Chunk,      // ChunkPolicy
+  Overlap,    // OverlapPolicy
 };
 
 template <ControlKind Kind> struct ControlTraits;
@@ -134,6 +141,7 @@ template <> struct ControlTraits<ControlKind::Upload> { using Type = UploadMode;
 template <> struct ControlTraits<ControlKind::Split> { using Type = SplitPolicy; };
 template <> struct ControlTraits<ControlKind::Open> { using Type = OpenPolicy; };
 template <> struct ControlTraits<ControlKind::Chunk> { using Type = ChunkPolicy; };
+template <> struct ControlTraits<ControlKind::Overlap> { using Type = OverlapPolicy; };
 template <ControlKind Kind> using ControlType = typename ControlTraits<Kind>::Type;
 
 enum class ControlId : unsigned {

@@ -53,4 +53,15 @@ GroupSpan InteriorMemo::interior(std::size_t Device, const GroupSpan &Slice,
   return Found;
 }
 
+bool OverlapChoice::next(config::OverlapPolicy Policy, std::chrono::steady_clock::time_point Now) {
+  if (Policy != config::OverlapPolicy::Auto)
+    return Policy == config::OverlapPolicy::Always;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::optional<double> Interval;
+  if (Last)
+    Interval = std::chrono::duration<double>(Now - *Last).count();
+  Last = Now;
+  return Trial.next(Interval);
+}
+
 } // namespace libsplit

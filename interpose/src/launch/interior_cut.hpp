@@ -6,10 +6,15 @@
 
 #include "launch_plan.hpp"
 
+#include "config/config.hpp"
+#include "libsplit/planner/overlap_trial.hpp"
+
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 namespace libsplit {
@@ -49,6 +54,19 @@ private:
   static constexpr std::size_t MaxKept = 64;
   std::mutex Mutex;
   std::map<std::tuple<std::size_t, std::size_t, std::size_t>, GroupSpan> Kept;
+};
+
+// Whether a kernel's split launches queue their interiors early (LIBSPLIT_OVERLAP): always, or,
+// for auto, what the kernel's trial says (planner::OverlapTrial), timed between the launches
+// that ask. Launches of several queues may ask at once.
+class OverlapChoice {
+public:
+  bool next(config::OverlapPolicy Policy, std::chrono::steady_clock::time_point Now);
+
+private:
+  std::mutex Mutex;
+  planner::OverlapTrial Trial;
+  std::optional<std::chrono::steady_clock::time_point> Last;
 };
 
 } // namespace libsplit

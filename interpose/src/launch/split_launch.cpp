@@ -64,11 +64,13 @@ void awaitAllParts(const std::vector<Slice> &Slices, std::vector<std::vector<Sli
 
 // Per slice, the work-groups queued before the bytes its device lacks arrive (the whole slice
 // where it lacks nothing), or none at all: the launch's slices then wait for their bytes as
-// before. Only where nothing merges and nothing goes device to device, and where some slice
-// lacks bytes and has an interior without them.
+// before. Only where nothing merges and nothing goes device to device, where some slice lacks
+// bytes and has an interior without them, and where LIBSPLIT_OVERLAP (the kernel's trial, for
+// auto) says so.
 std::vector<GroupSpan> earlyParts(SplitLaunch &L) {
   const LaunchRequest &R = *L.R;
-  if (!L.Q->context().launchServices().Settings.Overlap || L.AnyDiffMerge || L.AnyCombine ||
+  const config::OverlapPolicy Policy = L.Q->context().launchServices().Settings.Overlap;
+  if (Policy == config::OverlapPolicy::Off || L.AnyDiffMerge || L.AnyCombine ||
       L.Slices.size() < 2 || !hasRegions(*L.Facts, R))
     return {};
   std::vector<std::map<Buffer *, RangeSet>> Lacking(L.Slices.size());
@@ -103,7 +105,7 @@ std::vector<GroupSpan> earlyParts(SplitLaunch &L) {
         });
     AnyInterior = AnyInterior || !Early[I].empty();
   }
-  if (!AnyInterior)
+  if (!AnyInterior || !L.K->overlapChoice().next(Policy, Clock::now()))
     return {};
   for (size_t I = 0; I < L.Slices.size(); ++I)
     L.Slices[I].EarlyGroups = Early[I].size();

@@ -112,12 +112,14 @@ public:
   const std::shared_ptr<SliceRegionMemo> &regionMemo() const { return Regions; }
   // Its slices' interiors, kept across its launches (InteriorMemo).
   InteriorMemo &interiors() { return Interiors; }
+  OverlapChoice &overlapChoice() { return Overlap; }
 
 private:
   std::shared_ptr<WholePlacement> Placement = std::make_shared<WholePlacement>();
   std::shared_ptr<SliceHistory> History = std::make_shared<SliceHistory>();
   std::shared_ptr<SliceRegionMemo> Regions = std::make_shared<SliceRegionMemo>();
   InteriorMemo Interiors;
+  OverlapChoice Overlap;
   std::shared_ptr<Program> Owner;
   std::string Name;
   cl_kernel Validation;

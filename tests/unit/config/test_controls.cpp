@@ -140,7 +140,7 @@ TEST_CASE("well-formed values are read and reported as non-default", "[config]")
       {"LIBSPLIT_HELP", "1", "1"},
       {"LIBSPLIT_SUMMARY", "on", "1"},
       {"LIBSPLIT_PEER_COPY", "off", "0"},
-      {"LIBSPLIT_OVERLAP", "off", "0"},
+      {"LIBSPLIT_OVERLAP", "always", "always"},
       {"LIBSPLIT_BALANCER", "uniform", "uniform"},
       {"LIBSPLIT_BALANCER", "FixedPoint", "fixedpoint"},
       {"LIBSPLIT_BALANCER", "broyden", "broyden"},
@@ -228,7 +228,8 @@ TEST_CASE("a malformed value gives one exact line and forces pass-through", "[co
       {"LIBSPLIT_SUMMARY", "yes please",
        "LIBSPLIT_SUMMARY: unknown value 'yes please'; accepted: 0, 1"},
       {"LIBSPLIT_PEER_COPY", "host", "LIBSPLIT_PEER_COPY: unknown value 'host'; accepted: 0, 1"},
-      {"LIBSPLIT_OVERLAP", "later", "LIBSPLIT_OVERLAP: unknown value 'later'; accepted: 0, 1"},
+      {"LIBSPLIT_OVERLAP", "later",
+       "LIBSPLIT_OVERLAP: unknown value 'later'; accepted: auto, always, off"},
       {"LIBSPLIT_BALANCER", "broydn",
        "LIBSPLIT_BALANCER: unknown value 'broydn'; accepted: uniform, static, fixedpoint, "
        "broyden"},
