@@ -53,10 +53,15 @@ GroupSpan InteriorMemo::interior(std::size_t Device, const GroupSpan &Slice,
   return Found;
 }
 
-bool OverlapChoice::next(config::OverlapPolicy Policy, std::chrono::steady_clock::time_point Now) {
+bool OverlapChoice::next(config::OverlapPolicy Policy, bool Held,
+                         std::chrono::steady_clock::time_point Now) {
   if (Policy != config::OverlapPolicy::Auto)
     return Policy == config::OverlapPolicy::Always;
   std::lock_guard<std::mutex> Lock(Mutex);
+  if (!Held) {
+    Last.reset();
+    return false;
+  }
   std::optional<double> Interval;
   if (Last)
     Interval = std::chrono::duration<double>(Now - *Last).count();

@@ -58,10 +58,12 @@ private:
 
 // Whether a kernel's split launches queue their interiors early (LIBSPLIT_OVERLAP): always, or,
 // for auto, what the kernel's trial says (planner::OverlapTrial), timed between the launches
-// that ask. Launches of several queues may ask at once.
+// that ask while the balancer holds their split. A launch of a split still searched (its first
+// launches, a probe) does not, and is not timed: its steps say nothing of the held split's.
+// Launches of several queues may ask at once.
 class OverlapChoice {
 public:
-  bool next(config::OverlapPolicy Policy, std::chrono::steady_clock::time_point Now);
+  bool next(config::OverlapPolicy Policy, bool Held, std::chrono::steady_clock::time_point Now);
 
 private:
   std::mutex Mutex;

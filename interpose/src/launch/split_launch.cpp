@@ -65,9 +65,9 @@ void awaitAllParts(const std::vector<Slice> &Slices, std::vector<std::vector<Sli
 // Per slice, the work-groups queued before the bytes its device lacks arrive (the whole slice
 // where it lacks nothing), or none at all: the launch's slices then wait for their bytes as
 // before. Only where nothing merges and nothing goes device to device, where some slice lacks
-// bytes and has an interior without them, and where LIBSPLIT_OVERLAP (the kernel's trial, for
-// auto) says so.
-std::vector<GroupSpan> earlyParts(SplitLaunch &L) {
+// bytes and has an interior without them, and where LIBSPLIT_OVERLAP says so (for auto, the
+// kernel's trial, over the launches of a split the balancer holds).
+std::vector<GroupSpan> earlyParts(SplitLaunch &L, bool Held) {
   const LaunchRequest &R = *L.R;
   const config::OverlapPolicy Policy = L.Q->context().launchServices().Settings.Overlap;
   if (Policy == config::OverlapPolicy::Off || L.AnyDiffMerge || L.AnyCombine ||
@@ -105,7 +105,7 @@ std::vector<GroupSpan> earlyParts(SplitLaunch &L) {
         });
     AnyInterior = AnyInterior || !Early[I].empty();
   }
-  if (!AnyInterior || !L.K->overlapChoice().next(Policy, Clock::now()))
+  if (!AnyInterior || !L.K->overlapChoice().next(Policy, Held, Clock::now()))
     return {};
   for (size_t I = 0; I < L.Slices.size(); ++I)
     L.Slices[I].EarlyGroups = Early[I].size();
@@ -273,7 +273,7 @@ cl_int runSplit(SplitLaunch &L) {
   }
   // Slices whose interiors go first (LIBSPLIT_OVERLAP): those reads, then those interiors, are
   // queued on each device at once, and the host waits for the reads alone.
-  const std::vector<GroupSpan> Early = earlyParts(L);
+  const std::vector<GroupSpan> Early = earlyParts(L, Held);
   if (Early.empty()) {
     for (auto &[Root, P] : Plans)
       if (cl_int Error =

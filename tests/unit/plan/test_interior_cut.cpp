@@ -73,3 +73,24 @@ TEST_CASE("a stencil slice's interior avoids the halo its device lacks, and is k
   CHECK(Memo.interior(0, {0, Half}, avoids(Middle)).empty());
   CHECK(Asked == 0);
 }
+
+TEST_CASE("a kernel's overlap choice: always, off, or its trial over held launches only") {
+  using Clock = std::chrono::steady_clock;
+  OverlapChoice Choice;
+  const Clock::time_point Start = Clock::now();
+  CHECK(Choice.next(config::OverlapPolicy::Always, false, Start));
+  CHECK_FALSE(Choice.next(config::OverlapPolicy::Off, true, Start));
+  // A split still searched neither overlaps nor advances the trial: the trial's first block,
+  // without, starts at the first held launch.
+  for (int I = 0; I < 20; ++I)
+    CHECK_FALSE(Choice.next(config::OverlapPolicy::Auto, false, Start));
+  std::vector<bool> Ways;
+  Clock::time_point Now = Start;
+  for (std::size_t I = 0; I < planner::OverlapTrial::TrialLaunches; ++I) {
+    Ways.push_back(Choice.next(config::OverlapPolicy::Auto, true, Now));
+    Now += std::chrono::microseconds(Ways.back() ? 800 : 1000);
+  }
+  for (std::size_t I = 0; I < Ways.size(); ++I)
+    CHECK(Ways[I] == ((I / planner::OverlapTrial::Block) % 2 == 1));
+  CHECK(Choice.next(config::OverlapPolicy::Auto, true, Now)); // the shorter steps won
+}
