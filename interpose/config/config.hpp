@@ -46,7 +46,7 @@ inline constexpr std::array<std::string_view, 3> ChunkPolicyNames = {"auto", "of
 
 // Whether a split launch's slices queue their interiors before the bytes they lack arrive
 // (LIBSPLIT_OVERLAP): auto = each kernel tries both and keeps the one whose steps take less
-// time, always, off.
+// time, always, off (the default).
 enum class OverlapPolicy { Auto, Always, Off };
 inline constexpr std::array<std::string_view, 3> OverlapPolicyNames = {"auto", "always", "off"};
 
