@@ -10,6 +10,31 @@
 
 namespace libsplit {
 
+namespace {
+
+// What ownerCut and readEdgeCuts read, flattened: the NDRange, the scalar arguments, the split
+// dimension and cut, and each buffer of the plan with its split edge.
+std::vector<std::uint64_t> edgeCutKey(const analysis::NDRange &Range,
+                                      const analysis::LaunchArgs &Scalars, cl_uint Dim,
+                                      size_t Groups, size_t Proposed,
+                                      const std::map<Buffer *, BufferPlan> &Plans) {
+  std::vector<std::uint64_t> Key{Range.WorkDim, Dim, Groups, Proposed};
+  for (cl_uint D = 0; D < 3; ++D)
+    Key.insert(Key.end(), {Range.Global[D], Range.Local[D], Range.Offset[D]});
+  for (const std::vector<std::uint8_t> &Bytes : Scalars.ScalarBytes) {
+    Key.push_back(Bytes.size());
+    Key.insert(Key.end(), Bytes.begin(), Bytes.end());
+  }
+  for (const auto &[Root, P] : Plans) {
+    const std::optional<size_t> Edge = Root->splitEdge();
+    Key.insert(Key.end(),
+               {reinterpret_cast<std::uintptr_t>(Root), P.Writes, P.Merge, Edge ? *Edge + 1 : 0});
+  }
+  return Key;
+}
+
+} // namespace
+
 // Data affinity: where the balancer's cut of a two-device split moves much data for its kernel
 // time, other cuts are priced with the bytes each device lacks for its part, at the rate the
 // devices' fetches ran at (planner/link_rate.hpp), and the kernel's seconds per work-group on each
@@ -63,14 +88,19 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   // with no preference (moving to one is for good: the balancer holds the cut the launch ran).
   // Where the balancer's cut keeps every split, what it moves (a stencil's halo) no other cut
   // saves: nothing is priced.
-  const std::optional<size_t> Owner =
-      ownerCut(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
-  std::vector<size_t> ReadCuts;
-  if (Owner == Proposed) {
-    ReadCuts = readEdgeCuts(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
-    if (ReadCuts.empty())
-      return;
+  std::vector<std::uint64_t> Key = edgeCutKey(Range, Scalars, Dim, Groups, Proposed, Plans);
+  std::optional<SliceHistory::EdgeCuts> Edges = History.edgeCuts(Key);
+  if (!Edges) {
+    Edges.emplace();
+    Edges->Owner = ownerCut(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
+    if (Edges->Owner == Proposed)
+      Edges->ReadCuts = readEdgeCuts(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
+    History.keepEdgeCuts(std::move(Key), *Edges);
   }
+  const std::optional<size_t> Owner = Edges->Owner;
+  const std::vector<size_t> &ReadCuts = Edges->ReadCuts;
+  if (Owner == Proposed && ReadCuts.empty())
+    return;
   std::vector<size_t> Cuts;
   auto add = [&Cuts, Proposed](size_t Cut) {
     if (Cut != Proposed && std::find(Cuts.begin(), Cuts.end(), Cut) == Cuts.end())

@@ -80,11 +80,32 @@ public:
     LastCut = Cut;
   }
 
+  // The cuts that keep the buffers' split edges (owner_cut.hpp) for the last launch asked about:
+  // they depend on its shape, its cut and its buffers' edges alone (Key encodes them), and a
+  // held split asks the same every launch.
+  struct EdgeCuts {
+    std::optional<std::size_t> Owner;
+    std::vector<std::size_t> ReadCuts;
+  };
+  std::optional<EdgeCuts> edgeCuts(const std::vector<std::uint64_t> &Key) const {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (EdgeKey != Key)
+      return std::nullopt;
+    return Edges;
+  }
+  void keepEdgeCuts(std::vector<std::uint64_t> Key, EdgeCuts Cuts) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    EdgeKey = std::move(Key);
+    Edges = std::move(Cuts);
+  }
+
 private:
   mutable std::mutex Mutex;
   std::map<std::size_t, double> Rates;
   std::map<std::size_t, planner::LinkRate> Links;
   std::size_t LastCut = 0;
+  std::vector<std::uint64_t> EdgeKey;
+  EdgeCuts Edges;
 };
 
 } // namespace libsplit
