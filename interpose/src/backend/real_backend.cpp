@@ -1,7 +1,5 @@
 #include "real_backend.hpp"
 
-#include "quiet_wait.hpp"
-
 namespace libsplit {
 
 cl_mem RealBackend::createBuffer(cl_context Context, cl_mem_flags Flags, std::size_t Bytes,
@@ -136,7 +134,9 @@ void RealBackend::releaseStaging(cl_command_queue Queue) {
 }
 
 cl_int RealBackend::wait(cl_event Done) {
-  waitQuietly({Done});
+  // Waited for inside a launch, as clFinish waits for a fetch's reads: not polled (waitQuietly
+  // sleeps 25 us and more between its looks, which a halo's round trip pays every launch).
+  Api.clWaitForEvents(1, &Done);
   cl_int Status = CL_COMPLETE;
   if (const cl_int Error = Api.clGetEventInfo(Done, CL_EVENT_COMMAND_EXECUTION_STATUS,
                                               sizeof(Status), &Status, nullptr);
