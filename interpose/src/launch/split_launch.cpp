@@ -361,8 +361,12 @@ cl_int runSplit(SplitLaunch &L) {
     for (size_t I = 0; I < Slices.size(); ++I)
       Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
   if (Result != CL_SUCCESS) {
-    // Slices that did start still run on their devices: they end before the launch does.
+    // Slices that did start still run on their devices: they end before the launch does, and so
+    // do the writes from staging copies that this launch frees.
     awaitAllParts(Slices, Parts);
+    for (size_t I = 0; I < Slices.size(); ++I)
+      if (!(*Staging)[I].empty())
+        C.services().Backend.finish(Slices[I].Device->RealQueue);
     return Result;
   }
 
