@@ -28,14 +28,16 @@ cl_int RealBackend::read(cl_command_queue Queue, cl_mem Source, bool Blocking, s
 }
 
 namespace {
-// Count rows of Bytes, Pitch apart, from Offset, the same in the buffer and in host memory, by
-// Rectangle (clEnqueueWriteBufferRect or ReadBufferRect); an implementation that refuses the
-// rectangle (an origin past the row pitch) gets rows, by Rows.
-template <typename RectCall, typename RowsCall>
-cl_int stridedOrRows(RectCall Rectangle, RowsCall Rows, std::size_t Offset, std::size_t Bytes,
-                     std::size_t Pitch, std::size_t Count) {
+// Count rows of Bytes, Pitch apart, from Offset, the same in the buffer and in host memory, as
+// one rectangle (Rectangle: clEnqueueWriteBufferRect or ReadBufferRect); an implementation that
+// refuses it (an origin past the row pitch) gets rows, by Rows.
+template <typename RectCall, typename HostPointer, typename RowsCall>
+cl_int stridedOrRows(RectCall Rectangle, cl_command_queue Queue, cl_mem Memory, bool Blocking,
+                     std::size_t Offset, std::size_t Bytes, std::size_t Pitch, std::size_t Count,
+                     HostPointer Host, RowsCall Rows) {
   const std::size_t Origin[3] = {Offset, 0, 0}, Region[3] = {Bytes, Count, 1};
-  const cl_int Error = Rectangle(Origin, Region, Pitch);
+  const cl_int Error = Rectangle(Queue, Memory, Blocking ? CL_TRUE : CL_FALSE, Origin, Origin,
+                                 Region, Pitch, 0, Pitch, 0, Host, 0, nullptr, nullptr);
   return Error == CL_INVALID_VALUE ? Rows() : Error;
 }
 } // namespace
@@ -43,33 +45,21 @@ cl_int stridedOrRows(RectCall Rectangle, RowsCall Rows, std::size_t Offset, std:
 cl_int RealBackend::writeStrided(cl_command_queue Queue, cl_mem Target, bool Blocking,
                                  std::size_t Offset, std::size_t Bytes, std::size_t Pitch,
                                  std::size_t Count, const void *Host) {
-  return stridedOrRows(
-      [&](const std::size_t *Origin, const std::size_t *Region, std::size_t RowPitch) {
-        return Api.clEnqueueWriteBufferRect(Queue, Target, Blocking ? CL_TRUE : CL_FALSE, Origin,
-                                            Origin, Region, RowPitch, 0, RowPitch, 0, Host, 0,
-                                            nullptr, nullptr);
-      },
-      [&] {
-        return DeviceBackend::writeStrided(Queue, Target, Blocking, Offset, Bytes, Pitch, Count,
-                                           Host);
-      },
-      Offset, Bytes, Pitch, Count);
+  return stridedOrRows(Api.clEnqueueWriteBufferRect, Queue, Target, Blocking, Offset, Bytes, Pitch,
+                       Count, Host, [&] {
+                         return DeviceBackend::writeStrided(Queue, Target, Blocking, Offset, Bytes,
+                                                            Pitch, Count, Host);
+                       });
 }
 
 cl_int RealBackend::readStrided(cl_command_queue Queue, cl_mem Source, bool Blocking,
                                 std::size_t Offset, std::size_t Bytes, std::size_t Pitch,
                                 std::size_t Count, void *Host) {
-  return stridedOrRows(
-      [&](const std::size_t *Origin, const std::size_t *Region, std::size_t RowPitch) {
-        return Api.clEnqueueReadBufferRect(Queue, Source, Blocking ? CL_TRUE : CL_FALSE, Origin,
-                                           Origin, Region, RowPitch, 0, RowPitch, 0, Host, 0,
-                                           nullptr, nullptr);
-      },
-      [&] {
-        return DeviceBackend::readStrided(Queue, Source, Blocking, Offset, Bytes, Pitch, Count,
-                                          Host);
-      },
-      Offset, Bytes, Pitch, Count);
+  return stridedOrRows(Api.clEnqueueReadBufferRect, Queue, Source, Blocking, Offset, Bytes, Pitch,
+                       Count, Host, [&] {
+                         return DeviceBackend::readStrided(Queue, Source, Blocking, Offset, Bytes,
+                                                           Pitch, Count, Host);
+                       });
 }
 
 cl_int RealBackend::copy(cl_command_queue Queue, cl_mem Source, std::size_t SourceOffset,
