@@ -64,7 +64,8 @@ std::string formatGuards(std::string_view DeviceSignature, const std::vector<Sav
     Text += "guard " + G.Kernel + " " + std::to_string(G.AppDevice) + " " + modeName(G.Record.Run) +
             " " + formatPoints(G.Record.Split) + " " + formatPoints(G.Record.Whole) + "\n";
   for (const SavedWait &W : Waits)
-    Text += "waited " + std::to_string(W.AppDevice) + " " + support::formatNumber(W.Seconds) + "\n";
+    Text += "waited " + std::to_string(W.AppDevice) + " " + support::formatNumber(W.Seconds) +
+            (W.SplitNothing ? " split-nothing" : "") + "\n";
   return Text;
 }
 
@@ -105,10 +106,12 @@ GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
     }
     if (Kind == "waited") {
       SavedWait W;
-      std::string Seconds, Rest;
-      if (!(Fields >> W.AppDevice >> Seconds) || (Fields >> Rest) ||
-          !support::parseNumber(Seconds, W.Seconds) || !std::isfinite(W.Seconds) || W.Seconds < 0.0)
-        return fail("expected 'waited <app device> <seconds>'");
+      std::string Seconds, Flag, Rest;
+      if (!(Fields >> W.AppDevice >> Seconds) || !support::parseNumber(Seconds, W.Seconds) ||
+          !std::isfinite(W.Seconds) || W.Seconds < 0.0 ||
+          ((Fields >> Flag) && Flag != "split-nothing") || (Fields >> Rest))
+        return fail("expected 'waited <app device> <seconds> [split-nothing]'");
+      W.SplitNothing = Flag == "split-nothing";
       Load.Waits.push_back(W);
       continue;
     }

@@ -76,8 +76,11 @@ void LaunchPlanner::startTuning(const std::string &Directory, const std::string 
       Log.info("tuning file ignored: ", Loaded.Error);
     for (planner::SavedGuard &G : Loaded.Guards)
       Seeds[{G.Kernel, G.AppDevice}] = std::move(G.Record);
-    for (const planner::SavedWait &W : Loaded.Waits)
+    for (const planner::SavedWait &W : Loaded.Waits) {
       SavedWaits[W.AppDevice] = W.Seconds;
+      if (W.SplitNothing)
+        SavedSplitNothing.insert(W.AppDevice);
+    }
     if (!Seeds.empty())
       Log.info("warm start: ", Seeds.size(), " kernels' split decisions from ", Directory);
   }
@@ -94,6 +97,16 @@ void LaunchPlanner::noteWaited(std::size_t AppDevice, double Seconds) {
   std::lock_guard<std::mutex> Lock(Mutex);
   double &Most = Waited[AppDevice];
   Most = std::max(Most, Seconds);
+}
+
+bool LaunchPlanner::savedSplitNothingFrom(std::size_t AppDevice) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return SavedSplitNothing.count(AppDevice) != 0;
+}
+
+void LaunchPlanner::noteOpenedForWait(std::size_t AppDevice) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  OpenedForWait.insert(AppDevice);
 }
 
 bool LaunchPlanner::savedSplitFrom(std::size_t AppDevice) {
@@ -119,12 +132,20 @@ void LaunchPlanner::saveTuning(config::Logger &Log) {
     Waits[AppDevice] = Seconds;
   if (Records.empty() && Waits.empty())
     return;
+  // A run that opened the split devices for its wait alone and split nothing: the next runs
+  // keep them closed for such a wait (an earlier run's verdict stands until one splits).
+  std::set<std::size_t> SplitNothing = SavedSplitNothing;
+  for (std::size_t AppDevice : OpenedForWait)
+    SplitNothing.insert(AppDevice);
+  for (const auto &[Key, Record] : Records)
+    if (Record.Run == planner::Mode::Split)
+      SplitNothing.erase(Key.second);
   std::vector<planner::SavedGuard> Saved;
   for (auto &[Key, Record] : Records)
     Saved.push_back({Key.first, Key.second, std::move(Record)});
   std::vector<planner::SavedWait> SavedWaitList;
   for (const auto &[AppDevice, Seconds] : Waits)
-    SavedWaitList.push_back({AppDevice, Seconds});
+    SavedWaitList.push_back({AppDevice, Seconds, SplitNothing.count(AppDevice) != 0});
   std::error_code Ignored;
   std::filesystem::create_directories(TuningDirectory, Ignored);
   const std::string Error =

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,11 @@ public:
   // so far (the longest a context of it reports), saved at exit.
   double savedWaitFrom(std::size_t AppDevice);
   void noteWaited(std::size_t AppDevice, double Seconds);
+  // Whether a run that opened the split devices at once for its earlier run's wait (rather than
+  // for a kernel that split) settled every kernel of AppDevice on running whole; this run then
+  // says so at exit (noteOpenedForWait) or, where no kernel of it splits, says so again.
+  bool savedSplitNothingFrom(std::size_t AppDevice);
+  void noteOpenedForWait(std::size_t AppDevice);
 
 private:
   std::mutex Mutex;
@@ -76,6 +82,7 @@ private:
   std::string TuningDirectory, DeviceSignature;
   std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Seeds;
   std::map<std::size_t, double> SavedWaits, Waited; // by app device
+  std::set<std::size_t> SavedSplitNothing, OpenedForWait;
   std::map<std::pair<std::string, std::size_t>, std::shared_ptr<GuardSlot>> Guards;
 };
 

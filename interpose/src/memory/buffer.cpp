@@ -574,6 +574,8 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
     Root.wroteOn(To.AppDevice->Index, Written);
     Services.Recorder.countHostWrite(RunRecorder::HostWrite::ToAppDevice, Bytes);
     Services.Recorder.countEagerBytes(Bytes);
+    if (To.WhereUsed && To.OthersFromApp)
+      Root.sendOthersFromApp(*To.AppDevice, Base, Source, Written);
     return;
   }
   // A buffer on the app's memory (USE_HOST_PTR) has its host copy there: copy into it. So with
@@ -645,10 +647,41 @@ void Buffer::sendNow(ExecDevice &Device, const RangeSet &Ranges) {
   Home->services().Recorder.countEagerBytes(Missing.totalBytes());
 }
 
-void Buffer::sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything) {
+void Buffer::sendOthersFromApp(const ExecDevice &AppDevice, size_t Base, const void *Source,
+                               const RangeSet &Written) {
   const std::vector<ExecDevice *> Split = Home->splitDevices();
-  if (Everything && std::find(Split.begin(), Split.end(), Everything) == Split.end())
-    sendNow(*Everything, Ranges);
+  std::vector<RangeSet> Parts = expectedParts(Split, Written);
+  std::vector<DeviceJob> Jobs;
+  std::vector<cl_int> Results(Split.size(), CL_SUCCESS);
+  MemoryServices &Services = Home->services();
+  const auto *From = static_cast<const std::uint8_t *>(Source);
+  for (std::size_t I = 0; I < Split.size(); ++I) {
+    if (Split[I] == &AppDevice || Parts[I].empty())
+      continue;
+    ExecDevice *On = Split[I];
+    cl_mem Target = realOn(*On, Results[I]);
+    if (!Target)
+      continue;
+    Jobs.push_back(
+        {On, [&Services, On, Target, From, Base, &Part = Parts[I], &Result = Results[I]] {
+           const ScopedSpan Shown(Services.Spans, On->Name, "write from app");
+           for (const Span &S : Part.spans())
+             if ((Result = Services.Backend.write(On->RealQueue, Target, true, S.Begin, S.size(),
+                                                  From + (S.Begin - Base))) != CL_SUCCESS)
+               break;
+           return Result;
+         }});
+  }
+  runOnDevices(std::move(Jobs)); // a device that failed gets its part before its next use
+  for (std::size_t I = 0; I < Split.size(); ++I)
+    if (Split[I] != &AppDevice && !Parts[I].empty() && Results[I] == CL_SUCCESS) {
+      markValidOn(Split[I]->Index, Parts[I]);
+      Services.Recorder.countEagerBytes(Parts[I].totalBytes());
+    }
+}
+
+std::vector<RangeSet> Buffer::expectedParts(const std::vector<ExecDevice *> &Split,
+                                            const RangeSet &Ranges) const {
   std::vector<RangeSet> Parts(Split.size());
   if (ExpectedUse.empty()) {
     const std::vector<double> Weights = Home->firstSplitWeights(Home->primary());
@@ -670,6 +703,14 @@ void Buffer::sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything) {
       if (Split[I]->Index < ExpectedUse.size())
         Parts[I] = Ranges.intersection(ExpectedUse[Split[I]->Index]);
   }
+  return Parts;
+}
+
+void Buffer::sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything) {
+  const std::vector<ExecDevice *> Split = Home->splitDevices();
+  if (Everything && std::find(Split.begin(), Split.end(), Everything) == Split.end())
+    sendNow(*Everything, Ranges);
+  std::vector<RangeSet> Parts = expectedParts(Split, Ranges);
   std::vector<DeviceJob> Jobs;
   std::vector<cl_int> Results(Split.size(), CL_SUCCESS);
   for (std::size_t I = 0; I < Split.size(); ++I) {

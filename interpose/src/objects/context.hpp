@@ -187,6 +187,9 @@ private:
   std::atomic<std::int64_t> WaitedNs{0}; // AppWait's, in total
   double OpenAfterSeconds = 0.0;
   bool OpenInBackground = true; // else on the app's thread, at the launch that opens them
+  // Opened at once because the warm start expects splits on devices that share no hardware:
+  // the app's writes also go to where the other devices' slices are expected to use them.
+  bool PlacedForSplits = false;
   cl_command_queue_properties RealQueueProperties = 0;
   std::thread Opener;
   bool AwaitOpening = false; // set before Opener starts

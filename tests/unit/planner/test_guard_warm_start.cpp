@@ -42,16 +42,18 @@ TEST_CASE("a malformed file is ignored whole, with the line", "[planner][warm]")
 }
 
 TEST_CASE("how long runs waited reads back, and only as a whole", "[planner][warm]") {
-  const std::vector<SavedWait> Waits = {{0, 11.25}, {1, 0.1 + 0.2}};
+  const std::vector<SavedWait> Waits = {{0, 11.25, false}, {1, 0.1 + 0.2, true}};
   const GuardLoad Load = parseGuards(formatGuards("d;", {}, Waits), "d;", "test");
   REQUIRE(Load.Error.empty());
   REQUIRE(Load.Waits.size() == 2);
   CHECK(Load.Waits[0].AppDevice == 0);
   CHECK(Load.Waits[0].Seconds == 11.25);
+  CHECK_FALSE(Load.Waits[0].SplitNothing);
   CHECK(Load.Waits[1].Seconds == 0.1 + 0.2); // exactly: written to read back
+  CHECK(Load.Waits[1].SplitNothing);
   const std::string Good = formatGuards("d;", {}, Waits);
-  for (const char *Bad :
-       {"waited 0\n", "waited 0 -1\n", "waited 0 inf\n", "waited 0 1 2\n", "waited x 1\n"}) {
+  for (const char *Bad : {"waited 0\n", "waited 0 -1\n", "waited 0 inf\n", "waited 0 1 2\n",
+                          "waited x 1\n", "waited 0 1 split-nothing 2\n"}) {
     INFO(Bad);
     const GuardLoad Broken = parseGuards(Good + Bad, "d;", "f");
     CHECK(Broken.Waits.empty());

@@ -7,14 +7,16 @@
 //   libsplit-planner-warm-start 1
 //   devices <signature hash>
 //   guard <kernel> <app device> split|whole <split points> <whole points>
-//   waited <app device> <seconds>
+//   waited <app device> <seconds> [split-nothing]
 //
 // <signature hash> is the FNV-1a hash (16 hex digits) of the caller's description of the devices:
 // records made on other devices do not apply. <kernel> is the runtime's key of a kernel (its name
 // and its program's source key: no blanks). A model's points are "-" (none) or work:seconds
 // pairs joined by ',' (CostModel::endpoints), written so that they read back to the same
 // doubles. A waited line says how long a run launching from that app device waited for it in all
-// (the runtime opens the split devices at once for an app whose runs are long). Blank lines and
+// (the runtime opens the split devices at once for an app whose runs are long); split-nothing
+// says a run that opened them at once for that wait settled every kernel on running whole (the
+// next runs do not open them for a wait that short again). Blank lines and
 // lines starting with '#' are ignored. The file is replaced atomically (a temporary file in the
 // same directory, then rename); one that does not parse is ignored as a whole, with an error naming
 // the line.
@@ -41,6 +43,7 @@ struct SavedGuard {
 struct SavedWait {
   std::size_t AppDevice = 0;
   double Seconds = 0.0;
+  bool SplitNothing = false;
 };
 
 inline constexpr std::string_view GuardFileName = "planner-warm-start.txt";
