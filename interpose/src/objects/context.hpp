@@ -119,6 +119,9 @@ public:
   double openAfterSeconds() const { return OpenAfterSeconds; }
   // The split devices may open while a launch runs (on another thread, beside it).
   bool opensInBackground() const { return OpenInBackground; }
+  // The split devices opened with the context for splits the warm start expects (on devices
+  // that share no hardware): the app's writes reach each device's expected part at the call.
+  bool placedForSplits() const { return PlacedForSplits; }
   // Whether its launches may run in chunks while its split devices open (LIBSPLIT_CHUNK auto,
   // the planner deciding from costs, split devices that share no hardware and open in the
   // background; chunked_launch.hpp): the app's device then builds the partition-ready program
