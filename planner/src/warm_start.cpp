@@ -64,8 +64,8 @@ std::string formatGuards(std::string_view DeviceSignature, const std::vector<Sav
     Text += "guard " + G.Kernel + " " + std::to_string(G.AppDevice) + " " + modeName(G.Record.Run) +
             " " + formatPoints(G.Record.Split) + " " + formatPoints(G.Record.Whole) + "\n";
   for (const SavedWait &W : Waits)
-    Text += "waited " + std::to_string(W.AppDevice) + " " + support::formatNumber(W.Seconds) +
-            (W.SplitNothing ? " split-nothing" : "") + "\n";
+    Text += "waited " + std::to_string(W.AppDevice) + " " + support::formatNumber(W.Seconds) + " " +
+            std::to_string(W.Launches) + (W.SplitNothing ? " split-nothing" : "") + "\n";
   return Text;
 }
 
@@ -106,12 +106,24 @@ GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
     }
     if (Kind == "waited") {
       SavedWait W;
-      std::string Seconds, Flag, Rest;
-      if (!(Fields >> W.AppDevice >> Seconds) || !support::parseNumber(Seconds, W.Seconds) ||
-          !std::isfinite(W.Seconds) || W.Seconds < 0.0 ||
-          ((Fields >> Flag) && Flag != "split-nothing") || (Fields >> Rest))
-        return fail("expected 'waited <app device> <seconds> [split-nothing]'");
-      W.SplitNothing = Flag == "split-nothing";
+      std::string Seconds, Token;
+      bool Good = (Fields >> W.AppDevice >> Seconds) && support::parseNumber(Seconds, W.Seconds) &&
+                  std::isfinite(W.Seconds) && W.Seconds >= 0.0;
+      // Then the launches (a count), then split-nothing, each optional (older files have neither).
+      bool SawLaunches = false;
+      while (Good && (Fields >> Token)) {
+        if (Token == "split-nothing" && !W.SplitNothing) {
+          W.SplitNothing = true;
+        } else if (!SawLaunches && !W.SplitNothing && !Token.empty() && Token.size() < 20 &&
+                   Token.find_first_not_of("0123456789") == std::string::npos) {
+          W.Launches = std::stoull(Token);
+          SawLaunches = true;
+        } else {
+          Good = false;
+        }
+      }
+      if (!Good)
+        return fail("expected 'waited <app device> <seconds> [<launches>] [split-nothing]'");
       Load.Waits.push_back(W);
       continue;
     }

@@ -846,6 +846,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   LaunchRequest R;
   const Kernel::LaunchView View = K->viewForLaunch(Q->exec().Real, R.Args);
   LIBSPLIT_CHECK(!View.AllSet, CL_INVALID_KERNEL_ARGS);
+  Q->context().countLaunch();
   // Since OpenCL 2.1 an empty NDRange (NULL or a zero size) is a no-op, before that an error.
   bool Empty = !GlobalSize;
   for (cl_uint D = 0; GlobalSize && D < WorkDim; ++D)

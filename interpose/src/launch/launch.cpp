@@ -822,15 +822,11 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
       S.Balancer.startFrom(Key, std::move(*Shares));
   }
   // A launch the balancer knows nothing of runs in chunks that the devices take while it runs
-  // (chunked_launch.hpp), rather than on a first guess of the split. Not where the app's writes
-  // went to each device's part of the first split (devices opened for splits the warm start
-  // expects): that split then moves nothing, where chunks start on the app's device, and a launch
-  // too short for the others to join leaves every result there.
+  // (chunked_launch.hpp), rather than on a first guess of the split.
   const config::ChunkPolicy Chunking = S.Settings.Chunk;
   if (Chunking == config::ChunkPolicy::Always ||
       (Chunking == config::ChunkPolicy::Auto && SeparateHardware && S.Planner.decidesFromCosts() &&
-       !C.placedForSplits() && !S.Balancer.knows(Key, Names) &&
-       chunkTakersBeside(Q.exec(), Devices, S.Settings))) {
+       !S.Balancer.knows(Key, Names) && chunkTakersBeside(Q.exec(), Devices, S.Settings))) {
     if (Guard && !Plan) {
       // Priced as an equal split would be.
       std::vector<Slice> Even;

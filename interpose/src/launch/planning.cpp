@@ -76,32 +76,28 @@ void LaunchPlanner::startTuning(const std::string &Directory, const std::string 
       Log.info("tuning file ignored: ", Loaded.Error);
     for (planner::SavedGuard &G : Loaded.Guards)
       Seeds[{G.Kernel, G.AppDevice}] = std::move(G.Record);
-    for (const planner::SavedWait &W : Loaded.Waits) {
-      SavedWaits[W.AppDevice] = W.Seconds;
-      if (W.SplitNothing)
-        SavedSplitNothing.insert(W.AppDevice);
-    }
+    for (const planner::SavedWait &W : Loaded.Waits)
+      SavedWaits[W.AppDevice] = W;
     if (!Seeds.empty())
       Log.info("warm start: ", Seeds.size(), " kernels' split decisions from ", Directory);
   }
   TuningStarted.store(true, std::memory_order_release);
 }
 
-double LaunchPlanner::savedWaitFrom(std::size_t AppDevice) {
+planner::SavedWait LaunchPlanner::savedWaitFrom(std::size_t AppDevice) {
   std::lock_guard<std::mutex> Lock(Mutex);
   auto Found = SavedWaits.find(AppDevice);
-  return Found == SavedWaits.end() ? 0.0 : Found->second;
+  return Found == SavedWaits.end() ? planner::SavedWait{AppDevice} : Found->second;
 }
 
-void LaunchPlanner::noteWaited(std::size_t AppDevice, double Seconds) {
+void LaunchPlanner::noteWaited(std::size_t AppDevice, double Seconds, std::uint64_t Launches) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  double &Most = Waited[AppDevice];
-  Most = std::max(Most, Seconds);
-}
-
-bool LaunchPlanner::savedSplitNothingFrom(std::size_t AppDevice) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  return SavedSplitNothing.count(AppDevice) != 0;
+  planner::SavedWait &Most = Waited[AppDevice];
+  if (Seconds >= Most.Seconds) {
+    Most.AppDevice = AppDevice;
+    Most.Seconds = Seconds;
+    Most.Launches = Launches;
+  }
 }
 
 void LaunchPlanner::noteOpenedForWait(std::size_t AppDevice) {
@@ -126,26 +122,30 @@ void LaunchPlanner::saveTuning(config::Logger &Log) {
   for (const auto &[Key, Slot] : Guards)
     if (std::optional<planner::GuardRecord> Record = Slot->record())
       Records[Key] = *Record;
-  // How long this run waited for each app device, else what an earlier run did.
-  std::map<std::size_t, double> Waits = SavedWaits;
-  for (const auto &[AppDevice, Seconds] : Waited)
-    Waits[AppDevice] = Seconds;
+  // How long this run waited for each app device, else what an earlier run did. A run that
+  // opened the split devices for its wait alone and split nothing: the next runs keep them
+  // closed for such a wait (an earlier run's verdict stands until one splits).
+  std::map<std::size_t, planner::SavedWait> Waits = SavedWaits;
+  for (const auto &[AppDevice, Wait] : Waited) {
+    const bool Before = Waits.count(AppDevice) && Waits[AppDevice].SplitNothing;
+    Waits[AppDevice] = Wait;
+    Waits[AppDevice].SplitNothing = Before;
+  }
+  for (std::size_t AppDevice : OpenedForWait)
+    Waits[AppDevice].SplitNothing = true;
+  for (const auto &[Key, Record] : Records)
+    if (Record.Run == planner::Mode::Split && Waits.count(Key.second))
+      Waits[Key.second].SplitNothing = false;
   if (Records.empty() && Waits.empty())
     return;
-  // A run that opened the split devices for its wait alone and split nothing: the next runs
-  // keep them closed for such a wait (an earlier run's verdict stands until one splits).
-  std::set<std::size_t> SplitNothing = SavedSplitNothing;
-  for (std::size_t AppDevice : OpenedForWait)
-    SplitNothing.insert(AppDevice);
-  for (const auto &[Key, Record] : Records)
-    if (Record.Run == planner::Mode::Split)
-      SplitNothing.erase(Key.second);
   std::vector<planner::SavedGuard> Saved;
   for (auto &[Key, Record] : Records)
     Saved.push_back({Key.first, Key.second, std::move(Record)});
   std::vector<planner::SavedWait> SavedWaitList;
-  for (const auto &[AppDevice, Seconds] : Waits)
-    SavedWaitList.push_back({AppDevice, Seconds, SplitNothing.count(AppDevice) != 0});
+  for (auto &[AppDevice, Wait] : Waits) {
+    Wait.AppDevice = AppDevice;
+    SavedWaitList.push_back(Wait);
+  }
   std::error_code Ignored;
   std::filesystem::create_directories(TuningDirectory, Ignored);
   const std::string Error =

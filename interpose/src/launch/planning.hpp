@@ -6,6 +6,7 @@
 #include "config/config.hpp"
 #include "config/log.hpp"
 #include "libsplit/planner/split_guard.hpp"
+#include "libsplit/planner/warm_start.hpp"
 
 #include <atomic>
 #include <map>
@@ -65,12 +66,12 @@ public:
   bool savedSplitFrom(std::size_t AppDevice);
   // How long an earlier run waited for AppDevice in all (0 when none saved it), and this run's
   // so far (the longest a context of it reports), saved at exit.
-  double savedWaitFrom(std::size_t AppDevice);
-  void noteWaited(std::size_t AppDevice, double Seconds);
-  // Whether a run that opened the split devices at once for its earlier run's wait (rather than
-  // for a kernel that split) settled every kernel of AppDevice on running whole; this run then
-  // says so at exit (noteOpenedForWait) or, where no kernel of it splits, says so again.
-  bool savedSplitNothingFrom(std::size_t AppDevice);
+  // With it, how many kernel launches that run made, and whether a run that opened the split
+  // devices at once for such a wait (rather than for a kernel that split) settled every kernel
+  // of AppDevice on running whole (noteOpenedForWait: this run says so at exit where none of its
+  // kernels settled on splitting).
+  planner::SavedWait savedWaitFrom(std::size_t AppDevice);
+  void noteWaited(std::size_t AppDevice, double Seconds, std::uint64_t Launches);
   void noteOpenedForWait(std::size_t AppDevice);
 
 private:
@@ -81,8 +82,8 @@ private:
   std::atomic<bool> TuningStarted{false};
   std::string TuningDirectory, DeviceSignature;
   std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Seeds;
-  std::map<std::size_t, double> SavedWaits, Waited; // by app device
-  std::set<std::size_t> SavedSplitNothing, OpenedForWait;
+  std::map<std::size_t, planner::SavedWait> SavedWaits, Waited; // by app device
+  std::set<std::size_t> OpenedForWait;
   std::map<std::pair<std::string, std::size_t>, std::shared_ptr<GuardSlot>> Guards;
 };
 

@@ -574,8 +574,6 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
     Root.wroteOn(To.AppDevice->Index, Written);
     Services.Recorder.countHostWrite(RunRecorder::HostWrite::ToAppDevice, Bytes);
     Services.Recorder.countEagerBytes(Bytes);
-    if (To.WhereUsed && To.OthersFromApp)
-      Root.sendOthersFromApp(*To.AppDevice, Base, Source, Written);
     return;
   }
   // A buffer on the app's memory (USE_HOST_PTR) has its host copy there: copy into it. So with
@@ -645,39 +643,6 @@ void Buffer::sendNow(ExecDevice &Device, const RangeSet &Ranges) {
     return;
   markValidOn(Device.Index, Missing);
   Home->services().Recorder.countEagerBytes(Missing.totalBytes());
-}
-
-void Buffer::sendOthersFromApp(const ExecDevice &AppDevice, size_t Base, const void *Source,
-                               const RangeSet &Written) {
-  const std::vector<ExecDevice *> Split = Home->splitDevices();
-  std::vector<RangeSet> Parts = expectedParts(Split, Written);
-  std::vector<DeviceJob> Jobs;
-  std::vector<cl_int> Results(Split.size(), CL_SUCCESS);
-  MemoryServices &Services = Home->services();
-  const auto *From = static_cast<const std::uint8_t *>(Source);
-  for (std::size_t I = 0; I < Split.size(); ++I) {
-    if (Split[I] == &AppDevice || Parts[I].empty())
-      continue;
-    ExecDevice *On = Split[I];
-    cl_mem Target = realOn(*On, Results[I]);
-    if (!Target)
-      continue;
-    Jobs.push_back(
-        {On, [&Services, On, Target, From, Base, &Part = Parts[I], &Result = Results[I]] {
-           const ScopedSpan Shown(Services.Spans, On->Name, "write from app");
-           for (const Span &S : Part.spans())
-             if ((Result = Services.Backend.write(On->RealQueue, Target, true, S.Begin, S.size(),
-                                                  From + (S.Begin - Base))) != CL_SUCCESS)
-               break;
-           return Result;
-         }});
-  }
-  runOnDevices(std::move(Jobs)); // a device that failed gets its part before its next use
-  for (std::size_t I = 0; I < Split.size(); ++I)
-    if (Split[I] != &AppDevice && !Parts[I].empty() && Results[I] == CL_SUCCESS) {
-      markValidOn(Split[I]->Index, Parts[I]);
-      Services.Recorder.countEagerBytes(Parts[I].totalBytes());
-    }
 }
 
 std::vector<RangeSet> Buffer::expectedParts(const std::vector<ExecDevice *> &Split,

@@ -253,10 +253,6 @@ private:
   // The parts of Ranges each of Split is expected to use (as sendWhereUsed sends them).
   std::vector<RangeSet> expectedParts(const std::vector<ExecDevice *> &Split,
                                       const RangeSet &Ranges) const;
-  // After a write of Written straight from the app's memory (Source holds root offset Base) to
-  // AppDevice: every other splitting device gets its expected part of it from there too.
-  void sendOthersFromApp(const ExecDevice &AppDevice, size_t Base, const void *Source,
-                         const RangeSet &Written);
   std::vector<RangeSet> ExpectedUse;      // root buffers only; empty before a split launch
   ByteValidity Valid;                     // root buffers only
   std::vector<std::uint8_t> HostSnapshot; // snapshotHostMemory's copy of the app's memory

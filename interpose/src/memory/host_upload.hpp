@@ -11,10 +11,6 @@ struct HostUpload {
   ExecDevice *AppDevice = nullptr; // all of it to the app's device, straight from its memory
   bool WhereUsed = false;          // each splitting device the part its slices are expected to use
                                    // (with AppDevice: it also gets everything)
-  // With AppDevice and WhereUsed: a write straight from the app's memory to the app's device
-  // also goes to the others' expected parts from there (else they get what libsplit holds on
-  // the host only).
-  bool OthersFromApp = false;
 };
 
 } // namespace libsplit

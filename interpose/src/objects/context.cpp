@@ -217,25 +217,30 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   startPlannerTuning(Services.Launch, SplitExec);
   const std::size_t AppIndex = primary().Index;
   const bool SavedSplit = Planner.savedSplitFrom(AppIndex);
-  const double SavedWait = Planner.savedWaitFrom(AppIndex);
+  const planner::SavedWait Saved = Planner.savedWaitFrom(AppIndex);
+  const double SavedWait = Saved.Seconds;
   // Opened now, the split devices cost about what the app's own context did, once and beside the
-  // app's set-up, and each gets its part of the app's writes at the call: nothing moves later,
-  // and no launch runs whole before they are there, as when they open during a run (after
-  // OpenAfterSeconds of waiting). So a run whose earlier run waited a few times that long is
-  // worth one try; one that then split nothing is not tried again for such a wait.
+  // app's set-up, and no launch runs whole before they are there, as when they open during a run
+  // (after OpenAfterSeconds of waiting). So a run whose earlier run waited a few times that long
+  // is worth one try where its launches were long (a split launch costs NVIDIA's driver a few
+  // tenths of a millisecond of host work, and a kernel whose data must first spread over the
+  // devices pays it back over many launches only); one that then split nothing is not tried
+  // again for such a wait.
   constexpr double OpenAtStartFactor = 2.0;
+  constexpr double LongLaunchSeconds = 2e-3;
   const bool WaitPays = SavedWait >= OpenAfterSeconds ||
-                        (SavedWait >= OpenAtStartFactor * CreateSeconds && !shareCores(SplitExec) &&
-                         !Planner.savedSplitNothingFrom(AppIndex));
+                        (SavedWait >= OpenAtStartFactor * CreateSeconds && Saved.Launches > 0 &&
+                         SavedWait >= LongLaunchSeconds * static_cast<double>(Saved.Launches) &&
+                         !shareCores(SplitExec) && !Saved.SplitNothing);
   if (Settings.Open.What == config::OpenPolicy::When::Auto && !SplitExec.empty() &&
       (SavedSplit || WaitPays)) {
     Log.debug(config::DebugCategory::Split, "opening the split devices now: ",
-              SavedSplit ? std::string("an earlier run settled on splitting")
-                         : "an earlier run waited " + support::formatFixed(SavedWait, 3) +
-                               " s for its device");
+              SavedSplit
+                  ? std::string("an earlier run settled on splitting")
+                  : "an earlier run waited " + support::formatFixed(SavedWait, 3) +
+                        " s for its device over " + std::to_string(Saved.Launches) + " launches");
     if (!SavedSplit)
       Planner.noteOpenedForWait(AppIndex);
-    PlacedForSplits = !shareCores(SplitExec);
     OpeningStarted = true;
     if (!OpenInBackground) {
       openSplitDevices();
@@ -264,7 +269,8 @@ void Context::awaitOpening() {
 void Context::noteWaited(std::int64_t Ns) {
   WaitedNs.fetch_add(Ns, std::memory_order_relaxed);
   if (!SplitExec.empty())
-    Services.Launch.Planner.noteWaited(primary().Index, waitedSeconds());
+    Services.Launch.Planner.noteWaited(primary().Index, waitedSeconds(),
+                                       Launches.load(std::memory_order_relaxed));
 }
 
 void Context::considerOpening(bool HoldingDataLock) {
@@ -445,8 +451,6 @@ HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {
   // GPUs of one kind) each device gets its expected part, all at once: sending one of them
   // everything would cost more than each fetching its half, and fetching at the first launch
   // would put the move inside the app's kernel time, where natively the data is already there.
-  if (PlacedForSplits)
-    awaitOpening();
   const std::vector<ExecDevice *> Split = splitDevices();
   if (Split.size() < 2)
     return {&AppDevice, false};
@@ -461,12 +465,10 @@ HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {
     return {&AppDevice, false};
   // The planner may run a kernel whole on the app's device (and does, on its first launch, when a
   // split would move more than that): it then needs everything there, as natively. A write
-  // straight from the app's memory goes there alone (Buffer::write), unless the devices opened
-  // at once for splits the warm start expects: the others then also get their expected parts
-  // from the app's memory (else the first split would move them and the guard run it whole);
-  // bytes libsplit holds on the host also go to the other devices' expected parts at the call.
+  // straight from the app's memory goes there alone (Buffer::write); bytes libsplit holds on the
+  // host also go to the other devices' expected parts at the call.
   if (Services.Launch.Planner.guarding())
-    return {&AppDevice, true, PlacedForSplits};
+    return {&AppDevice, true};
   return {nullptr, true};
 }
 

@@ -115,13 +115,12 @@ public:
   // they are open or opening.
   bool openForLongLaunch(double PredictedSeconds);
   bool openingStarted() const { return OpeningStarted.load(std::memory_order_relaxed); }
+  // The app's kernel launches so far (saved with the wait: how long its launches were).
+  void countLaunch() { Launches.fetch_add(1, std::memory_order_relaxed); }
   // How long the app waits, or a launch is predicted to last, before the split devices open.
   double openAfterSeconds() const { return OpenAfterSeconds; }
   // The split devices may open while a launch runs (on another thread, beside it).
   bool opensInBackground() const { return OpenInBackground; }
-  // The split devices opened with the context for splits the warm start expects (on devices
-  // that share no hardware): the app's writes reach each device's expected part at the call.
-  bool placedForSplits() const { return PlacedForSplits; }
   // Whether its launches may run in chunks while its split devices open (LIBSPLIT_CHUNK auto,
   // the planner deciding from costs, split devices that share no hardware and open in the
   // background; chunked_launch.hpp): the app's device then builds the partition-ready program
@@ -187,12 +186,10 @@ private:
   const std::vector<ExecDevice *> NoDevices;
   std::atomic<bool> Opened{false};
   std::atomic<bool> OpeningStarted{false};
+  std::atomic<std::uint64_t> Launches{0};
   std::atomic<std::int64_t> WaitedNs{0}; // AppWait's, in total
   double OpenAfterSeconds = 0.0;
   bool OpenInBackground = true; // else on the app's thread, at the launch that opens them
-  // Opened at once because the warm start expects splits on devices that share no hardware:
-  // the app's writes also go to where the other devices' slices are expected to use them.
-  bool PlacedForSplits = false;
   cl_command_queue_properties RealQueueProperties = 0;
   std::thread Opener;
   bool AwaitOpening = false; // set before Opener starts

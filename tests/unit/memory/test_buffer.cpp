@@ -214,38 +214,6 @@ TEST_CASE("a host write to the app's device goes straight there from the app's m
   CHECK(readAll(*B) == Truth);
 }
 
-TEST_CASE("opened for splits, a host write also sends the other devices their parts from the "
-          "app's memory") {
-  auto Home = std::make_shared<TestHome>(2);
-  auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 256, nullptr);
-  REQUIRE(B->initialize() == CL_SUCCESS);
-  const Bytes Truth = pattern(256, 5);
-  HostUpload To;
-  To.AppDevice = &Home->primary();
-  To.WhereUsed = true;
-  To.OthersFromApp = true;
-  // Bytes 64..192 of the app's array: the second device's expected half is 128..256 of the buffer.
-  B->write(64, 128, Truth.data() + 64, Buffer::HostSource::App, To);
-  CHECK(Home->Backend.bytesWrittenTo(0) == 128);
-  CHECK(Home->Backend.bytesWrittenTo(1) == 64);
-  CHECK(B->missingOn(0, RangeSet(64, 192)).empty());
-  CHECK(B->missingOn(1, RangeSet(64, 192)) == RangeSet(64, 128));
-  CHECK(!B->validOnHost(RangeSet(64, 192)));
-  B->write(0, 64, Truth.data(), Buffer::HostSource::App, To);
-  B->write(192, 64, Truth.data() + 192, Buffer::HostSource::App, To);
-  CHECK(B->missingOn(1, RangeSet(0, 256)) == RangeSet(0, 128));
-  CHECK(B->missingOn(0, RangeSet(0, 256)).empty());
-  // What the second device holds is the app's bytes: a kernel there that writes nothing leaves
-  // them, and the app reads back what it wrote.
-  Bytes Seen;
-  REQUIRE(runKernel(*Home, *B, 1, RangeSet(128, 256), RangeSet(), [&](std::uint8_t *Copy) {
-            Seen.assign(Copy + 128, Copy + 256);
-          }) == CL_SUCCESS);
-  CHECK(Seen == Bytes(Truth.begin() + 128, Truth.end()));
-  CHECK(Home->Backend.bytesWrittenTo(1) == 128); // nothing more moved for it
-  CHECK(readAll(*B) == Truth);
-}
-
 TEST_CASE("a device error comes back as its code, and the bytes stay where they were") {
   auto Home = std::make_shared<TestHome>(2);
   auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 256, nullptr);

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -47,4 +48,49 @@ TEST_CASE("alternate: split and whole launches in turn, never priced", "[planner
     CHECK(D.Launch.Run == (I % 2 ? planner::Mode::Whole : planner::Mode::Split));
     Guard->observe(D.Launch, 1e6, 1e-3);
   }
+}
+
+TEST_CASE("a wait is saved with its launches, and a run opened for it that split nothing says so",
+          "[planner][warm]") {
+  const auto Directory = std::filesystem::temp_directory_path() / "libsplit-test-planner-wait";
+  std::filesystem::remove_all(Directory);
+  config::Logger Log;
+  {
+    LaunchPlanner First(configWith({}));
+    First.startTuning(Directory.string(), "gpu;gpu;", Log);
+    CHECK(First.savedWaitFrom(0).Seconds == 0.0); // nothing saved yet
+    First.noteWaited(0, 0.25, 10);
+    First.noteWaited(0, 0.5, 20);
+    First.noteWaited(0, 0.4, 30); // another context's shorter wait: the longest is kept
+    First.saveTuning(Log);
+  }
+  LaunchPlanner Second(configWith({}));
+  Second.startTuning(Directory.string(), "gpu;gpu;", Log);
+  const planner::SavedWait Saved = Second.savedWaitFrom(0);
+  CHECK(Saved.Seconds == 0.5);
+  CHECK(Saved.Launches == 20);
+  CHECK_FALSE(Saved.SplitNothing);
+  // It opened the split devices for that wait; its one kernel settled on running whole.
+  Second.noteOpenedForWait(0);
+  const auto Guard = Second.guardFor("k@1", 0);
+  for (int I = 0; I < 8; ++I) {
+    const planner::Decision D = Guard->decide(1e6, planner::PricedBytes{1e9, 0.0, 0.5});
+    Guard->observe(D.Launch, 1e6, D.Launch.Run == planner::Mode::Whole ? 1e-3 : 5e-3);
+  }
+  REQUIRE(Guard->record());
+  CHECK(Guard->record()->Run == planner::Mode::Whole);
+  Second.noteWaited(0, 0.6, 20);
+  Second.saveTuning(Log);
+  LaunchPlanner Third(configWith({}));
+  Third.startTuning(Directory.string(), "gpu;gpu;", Log);
+  CHECK(Third.savedWaitFrom(0).Seconds == 0.6);
+  CHECK(Third.savedWaitFrom(0).SplitNothing);
+  CHECK_FALSE(Third.savedSplitFrom(0));
+  // A later run that waits without opening them keeps the verdict.
+  Third.noteWaited(0, 0.7, 20);
+  Third.saveTuning(Log);
+  LaunchPlanner Fourth(configWith({}));
+  Fourth.startTuning(Directory.string(), "gpu;gpu;", Log);
+  CHECK(Fourth.savedWaitFrom(0).SplitNothing);
+  std::filesystem::remove_all(Directory);
 }

@@ -42,23 +42,39 @@ TEST_CASE("a malformed file is ignored whole, with the line", "[planner][warm]")
 }
 
 TEST_CASE("how long runs waited reads back, and only as a whole", "[planner][warm]") {
-  const std::vector<SavedWait> Waits = {{0, 11.25, false}, {1, 0.1 + 0.2, true}};
+  const std::vector<SavedWait> Waits = {{0, 11.25, 4000, false}, {1, 0.1 + 0.2, 12, true}};
   const GuardLoad Load = parseGuards(formatGuards("d;", {}, Waits), "d;", "test");
   REQUIRE(Load.Error.empty());
   REQUIRE(Load.Waits.size() == 2);
   CHECK(Load.Waits[0].AppDevice == 0);
   CHECK(Load.Waits[0].Seconds == 11.25);
+  CHECK(Load.Waits[0].Launches == 4000);
   CHECK_FALSE(Load.Waits[0].SplitNothing);
+  CHECK(Load.Waits[1].Launches == 12);
   CHECK(Load.Waits[1].Seconds == 0.1 + 0.2); // exactly: written to read back
   CHECK(Load.Waits[1].SplitNothing);
   const std::string Good = formatGuards("d;", {}, Waits);
-  for (const char *Bad : {"waited 0\n", "waited 0 -1\n", "waited 0 inf\n", "waited 0 1 2\n",
-                          "waited x 1\n", "waited 0 1 split-nothing 2\n"}) {
+  for (const char *Bad : {"waited 0\n", "waited 0 -1\n", "waited 0 inf\n", "waited 0 1 x\n",
+                          "waited x 1\n", "waited 0 1 split-nothing 2\n", "waited 0 1 2 3\n",
+                          "waited 0 1 -2\n", "waited 0 1 split-nothing split-nothing\n"}) {
     INFO(Bad);
     const GuardLoad Broken = parseGuards(Good + Bad, "d;", "f");
     CHECK(Broken.Waits.empty());
     CHECK(Broken.Error.find("f:5:") == 0);
   }
+}
+
+TEST_CASE("an older file's waited line, without launches or verdict, still reads",
+          "[planner][warm]") {
+  const std::string Old = formatGuards("d;", {}, {}) + "waited 0 2.5\nwaited 1 0.5 split-nothing\n";
+  const GuardLoad Load = parseGuards(Old, "d;", "test");
+  REQUIRE(Load.Error.empty());
+  REQUIRE(Load.Waits.size() == 2);
+  CHECK(Load.Waits[0].Seconds == 2.5);
+  CHECK(Load.Waits[0].Launches == 0);
+  CHECK_FALSE(Load.Waits[0].SplitNothing);
+  CHECK(Load.Waits[1].Launches == 0);
+  CHECK(Load.Waits[1].SplitNothing);
 }
 
 TEST_CASE("saved and loaded through a directory", "[planner][warm]") {

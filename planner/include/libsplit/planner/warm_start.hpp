@@ -7,14 +7,15 @@
 //   libsplit-planner-warm-start 1
 //   devices <signature hash>
 //   guard <kernel> <app device> split|whole <split points> <whole points>
-//   waited <app device> <seconds> [split-nothing]
+//   waited <app device> <seconds> [<launches>] [split-nothing]
 //
 // <signature hash> is the FNV-1a hash (16 hex digits) of the caller's description of the devices:
 // records made on other devices do not apply. <kernel> is the runtime's key of a kernel (its name
 // and its program's source key: no blanks). A model's points are "-" (none) or work:seconds
 // pairs joined by ',' (CostModel::endpoints), written so that they read back to the same
-// doubles. A waited line says how long a run launching from that app device waited for it in all
-// (the runtime opens the split devices at once for an app whose runs are long); split-nothing
+// doubles. A waited line says how long a run launching from that app device waited for it in all,
+// and over how many kernel launches (the runtime opens the split devices at once for an app whose
+// runs are long, or whose launches were); split-nothing
 // says a run that opened them at once for that wait settled every kernel on running whole (the
 // next runs do not open them for a wait that short again). Blank lines and
 // lines starting with '#' are ignored. The file is replaced atomically (a temporary file in the
@@ -27,6 +28,7 @@
 #include "libsplit/planner/split_guard.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -43,6 +45,7 @@ struct SavedGuard {
 struct SavedWait {
   std::size_t AppDevice = 0;
   double Seconds = 0.0;
+  std::uint64_t Launches = 0; // kernel launches of that run (0: not known)
   bool SplitNothing = false;
 };
 
