@@ -645,8 +645,10 @@ void Buffer::sendNow(ExecDevice &Device, const RangeSet &Ranges) {
   Home->services().Recorder.countEagerBytes(Missing.totalBytes());
 }
 
-std::vector<RangeSet> Buffer::expectedParts(const std::vector<ExecDevice *> &Split,
-                                            const RangeSet &Ranges) const {
+void Buffer::sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything) {
+  const std::vector<ExecDevice *> Split = Home->splitDevices();
+  if (Everything && std::find(Split.begin(), Split.end(), Everything) == Split.end())
+    sendNow(*Everything, Ranges);
   std::vector<RangeSet> Parts(Split.size());
   if (ExpectedUse.empty()) {
     const std::vector<double> Weights = Home->firstSplitWeights(Home->primary());
@@ -668,14 +670,6 @@ std::vector<RangeSet> Buffer::expectedParts(const std::vector<ExecDevice *> &Spl
       if (Split[I]->Index < ExpectedUse.size())
         Parts[I] = Ranges.intersection(ExpectedUse[Split[I]->Index]);
   }
-  return Parts;
-}
-
-void Buffer::sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything) {
-  const std::vector<ExecDevice *> Split = Home->splitDevices();
-  if (Everything && std::find(Split.begin(), Split.end(), Everything) == Split.end())
-    sendNow(*Everything, Ranges);
-  std::vector<RangeSet> Parts = expectedParts(Split, Ranges);
   std::vector<DeviceJob> Jobs;
   std::vector<cl_int> Results(Split.size(), CL_SUCCESS);
   for (std::size_t I = 0; I < Split.size(); ++I) {

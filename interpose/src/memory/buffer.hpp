@@ -250,9 +250,6 @@ private:
   // Everything, when given, gets all of Ranges with the others (the app's device, where the
   // planner may run a kernel whole).
   void sendWhereUsed(const RangeSet &Ranges, ExecDevice *Everything = nullptr);
-  // The parts of Ranges each of Split is expected to use (as sendWhereUsed sends them).
-  std::vector<RangeSet> expectedParts(const std::vector<ExecDevice *> &Split,
-                                      const RangeSet &Ranges) const;
   std::vector<RangeSet> ExpectedUse;      // root buffers only; empty before a split launch
   ByteValidity Valid;                     // root buffers only
   std::vector<std::uint8_t> HostSnapshot; // snapshotHostMemory's copy of the app's memory
