@@ -1,0 +1,27 @@
+// A launch while the split devices are not open yet: run in chunks on the app's device, which
+// other devices join once open, where its time may pay for opening them.
+#pragma once
+
+#include "launch.hpp"
+
+#include <optional>
+
+namespace libsplit {
+
+// While the split devices are not open: a kernel's first launch runs in chunks on the app's
+// device (its time tells whether the launch pays for opening them: they open and join it), and
+// so does a later one measured to last that long. Null where the launch runs whole as natively.
+// Only launches with nothing to merge: a merge needs the host's copy of every written buffer
+// before the first chunk, which a launch that stays on the app's device would pay for nothing.
+std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest &Request,
+                                        const CompiledKernel &Facts, bool Fail);
+
+// Whether launches of this size may run in chunks while the split devices open
+// (chunkWhileOpening), as far as the context and the size tell.
+bool chunksWhileOpening(Queue &Q, const LaunchRequest &R);
+
+// Whether its kernel's launches so far make this one run in chunks: the first (nothing measured
+// yet), or one measured long enough to open the split devices for.
+bool chunksByItsKernel(Queue &Q, Kernel &K, const LaunchRequest &R);
+
+} // namespace libsplit
