@@ -6,11 +6,16 @@
 #include "libsplit/planner/affinity.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 
 namespace libsplit {
 
 namespace {
+
+double total(const std::vector<double> &Bytes) {
+  return std::accumulate(Bytes.begin(), Bytes.end(), 0.0);
+}
 
 // What ownerCut and readEdgeCuts read, flattened: the NDRange, the scalar arguments, the split
 // dimension and cut, and each buffer of the plan with its split edge.
@@ -28,7 +33,8 @@ std::vector<std::uint64_t> edgeCutKey(const analysis::NDRange &Range,
   for (const auto &[Root, P] : Plans) {
     const std::optional<size_t> Edge = Root->splitEdge();
     Key.insert(Key.end(),
-               {reinterpret_cast<std::uintptr_t>(Root), P.Writes, P.Merge, Edge ? *Edge + 1 : 0});
+               {reinterpret_cast<std::uintptr_t>(Root), P.Writes, P.Merge, Edge ? *Edge + 1 : 0,
+                reinterpret_cast<std::uintptr_t>(Root->splitEdgeBy())});
   }
   return Key;
 }
@@ -42,30 +48,47 @@ std::vector<std::uint64_t> edgeCutKey(const analysis::NDRange &Range,
 // division of the buffer the launch writes most (owner computes, owner_cut.hpp: a factorization's
 // trailing matrix stays where it is, whichever kernel cuts it), and on devices that share no
 // hardware also the kernel's last cut and a grid through the launch. Data lock held.
-void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &Facts,
-                      const std::vector<ExecDevice *> &Devices, cl_uint Dim, size_t Groups,
-                      bool Regions, const analysis::NDRange &Range,
-                      const analysis::LaunchArgs &Scalars, std::vector<Slice> &Slices,
-                      std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds,
-                      bool SeparateHardware) {
+double preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &Facts,
+                        const std::vector<ExecDevice *> &Devices, cl_uint Dim, size_t Groups,
+                        bool Regions, const analysis::NDRange &Range,
+                        const analysis::LaunchArgs &Scalars, std::vector<Slice> &Slices,
+                        std::map<Buffer *, BufferPlan> &Plans, double PlanSeconds,
+                        const CutChoice &How) {
   // Two parts, whatever other devices the launch could use (a CPU that joins once its program
-  // is built, dropped by the balancer): the cut between the two devices that have work.
-  if (Slices.size() != 2 || !Regions || Groups < 3 ||
-      std::find(Devices.begin(), Devices.end(), Slices[0].Device) >
-          std::find(Devices.begin(), Devices.end(), Slices[1].Device))
-    return;
-  const std::vector<ExecDevice *> Two{Slices[0].Device, Slices[1].Device};
+  // is built, dropped by the balancer): the cut between the two devices that have work. Or one
+  // device alone, where the balancer found it faster than a split, of a launch two devices can
+  // run: priced as the cut that gives the other device nothing (a factorization's column kernel
+  // run alone fetched its column's rows from the other device, and the trailing update cut at
+  // the rows' split took them back, every step).
+  const bool Alone = Slices.size() == 1 && Devices.size() == 2 && !How.ProbesAlone;
+  if ((Slices.size() != 2 && !Alone) || !Regions || Groups < 3 ||
+      (!Alone && std::find(Devices.begin(), Devices.end(), Slices[0].Device) >
+                     std::find(Devices.begin(), Devices.end(), Slices[1].Device)))
+    return 0.0;
+  const std::vector<ExecDevice *> Two =
+      Alone ? Devices : std::vector<ExecDevice *>{Slices[0].Device, Slices[1].Device};
   const bool PeerCopy = servicesOf(K).Settings.PeerCopy;
-  auto candidate = [PeerCopy](const std::vector<Slice> &Of,
-                              const std::map<Buffer *, BufferPlan> &With) {
+  // Each of the two devices' work-groups and bytes, none for one that has no slice.
+  auto candidate = [PeerCopy, &Two](const std::vector<Slice> &Of,
+                                    const std::map<Buffer *, BufferPlan> &With) {
     planner::CutCandidate C;
-    for (const Slice &S : Of)
-      C.Groups.push_back(S.EndGroup - S.FirstGroup);
-    C.Bytes = bytesPerSlice(With, Of, PeerCopy);
+    C.Groups.assign(Two.size(), 0);
+    C.Bytes.assign(Two.size(), 0.0);
+    const std::vector<double> Bytes = bytesPerSlice(With, Of, PeerCopy);
+    for (size_t S = 0; S < Of.size(); ++S)
+      for (size_t D = 0; D < Two.size(); ++D)
+        if (Of[S].Device == Two[D]) {
+          C.Groups[D] = Of[S].EndGroup - Of[S].FirstGroup;
+          C.Bytes[D] = S < Bytes.size() ? Bytes[S] : 0.0;
+        }
     return C;
   };
   SliceHistory &History = *K.sliceHistory();
   const std::vector<double> Rates = History.of({Two[0]->Index, Two[1]->Index});
+  // A device's part is priced at its rate on this kernel: one never measured here is not
+  // handed a part by this choice.
+  if (Alone && !(Rates.size() == 2 && Rates[0] > 0.0 && Rates[1] > 0.0))
+    return 0.0;
   const double Link = History.linkBytesPerSecond({Two[0]->Index, Two[1]->Index},
                                                  planner::GuardSettings().LinkBytesPerSecond);
   std::vector<planner::CutCandidate> Candidates{candidate(Slices, Plans)};
@@ -74,14 +97,14 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     const std::vector<Slice> &Slices;
     ~NoteCut() { History.noteCut(Slices.size() == 2 ? Slices[0].EndGroup : 0); }
   } Noted{History, Slices};
-  const size_t Proposed = Slices[0].EndGroup;
+  const size_t Proposed = !Alone ? Slices[0].EndGroup : Slices[0].Device == Two[0] ? Groups : 0;
   // The bytes the balancer's cut moves may cost twice against the owner's cut
   // (chargeReturnTrips): nothing to price where even that would not pay.
   planner::CutCandidate Twice = Candidates.front();
   for (double &Bytes : Twice.Bytes)
     Bytes *= 2;
-  if (SeparateHardware && !planner::worthOtherCuts(Twice, Rates, Link, 0.0))
-    return;
+  if (How.SeparateHardware && !planner::worthOtherCuts(Twice, Rates, Link, 0.0))
+    return 0.0;
   // Owner computes: the cut that keeps the split of the buffer the launch writes most. Where the
   // balancer's keeps it, the buffers the launch only reads may still be divided elsewhere
   // (kernels that share them, each held at its own cut): the cuts that keep those are priced,
@@ -92,7 +115,10 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   std::optional<SliceHistory::EdgeCuts> Edges = History.edgeCuts(Key);
   if (!Edges) {
     Edges.emplace();
-    Edges->Owner = ownerCut(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
+    // One device alone keeps its data where it is, unless another kernel divides the buffer
+    // (a split of its own, before the balancer found it faster alone, brings nothing back).
+    Edges->Owner =
+        ownerCut(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed, Alone ? &K : nullptr);
     if (Edges->Owner == Proposed)
       Edges->ReadCuts = readEdgeCuts(Facts, R, Plans, Range, Scalars, Dim, Groups, Proposed);
     History.keepEdgeCuts(std::move(Key), *Edges);
@@ -100,7 +126,7 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   const std::optional<size_t> Owner = Edges->Owner;
   const std::vector<size_t> &ReadCuts = Edges->ReadCuts;
   if (Owner == Proposed && ReadCuts.empty())
-    return;
+    return 0.0;
   std::vector<size_t> Cuts;
   auto add = [&Cuts, Proposed](size_t Cut) {
     if (Cut != Proposed && std::find(Cuts.begin(), Cuts.end(), Cut) == Cuts.end())
@@ -109,7 +135,7 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   // Devices that share cores slow each other down, which a cut's price by each one's rate alone
   // does not see (on PoCL's pair, grid cuts that moved less ran LU slower): there, only the
   // owner's cut.
-  if (SeparateHardware) {
+  if (How.SeparateHardware) {
     Cuts = planner::cutsToTry(Groups, Proposed);
     // The kernel's last cut: where its data mostly is, if the launch kept its shape.
     if (const size_t Last = History.lastCut(); Last > 0 && Last < Groups)
@@ -128,7 +154,7 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
   for (size_t Cut : ReadCuts)
     add(Cut);
   if (Cuts.empty())
-    return;
+    return 0.0;
   std::vector<std::vector<Slice>> CutSlices{Slices};
   std::vector<std::map<Buffer *, BufferPlan>> CutPlans;
   for (size_t Cut : Cuts) {
@@ -140,6 +166,10 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
     Candidates.push_back(candidate(Other, CutPlans.back()));
     CutSlices.push_back(std::move(Other));
   }
+  // What each candidate moves for this launch alone, before the owner's return trips.
+  std::vector<std::vector<double>> Moves;
+  for (const planner::CutCandidate &C : Candidates)
+    Moves.push_back(C.Bytes);
   std::optional<size_t> OwnerIndex;
   if (Owner && *Owner != Proposed)
     for (size_t C = 0; C < CutSlices.size(); ++C)
@@ -149,12 +179,15 @@ void preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel &F
       }
   const size_t Best = planner::cheapestCut(Candidates, Rates, Link, {}, OwnerIndex);
   if (Best == 0)
-    return;
-  servicesOf(K).Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": cut at work-group ",
-                          CutSlices[Best][0].EndGroup, " instead of ", Proposed,
-                          " (the balancer's would move more than it balances)");
+    return 0.0;
+  if (!How.Quiet)
+    servicesOf(K).Log.debug(config::DebugCategory::Split, "kernel ", K.name(),
+                            ": cut at work-group ", CutSlices[Best][0].EndGroup, " instead of ",
+                            Proposed, " (the balancer's would move more than it balances)");
+  const double Moved = planner::probeSeconds(total(Moves.front()), total(Moves[Best]), Link);
   Slices = std::move(CutSlices[Best]);
   Plans = std::move(CutPlans[Best - 1]);
+  return Moved;
 }
 
 } // namespace libsplit

@@ -200,9 +200,29 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
   if (postponeCostlyProbe(K, S.Balancer, Key, Proposal, R, Facts, Devices, Dim, Groups, Regions,
                           Range, Scalars, S.Settings.PeerCopy, Slices, Plans))
     Proposal = propose();
-  preferCheaperCut(K, R, Facts, Devices, Dim, Groups, Regions, Range, Scalars, Slices, Plans,
-                   std::chrono::duration<double>(Clock::now() - PlanStart).count(),
-                   SeparateHardware);
+  const double PlanSeconds = std::chrono::duration<double>(Clock::now() - PlanStart).count();
+  auto cutWhereCheaper = [&](std::vector<Slice> &Of, std::map<Buffer *, BufferPlan> &With,
+                             const CutChoice &How) {
+    return preferCheaperCut(K, R, Facts, Devices, Dim, Groups, Regions, Range, Scalars, Of, With,
+                            PlanSeconds, How);
+  };
+  // A probe of one device alone that the owner's cut would replace (its data would move there):
+  // the balancer postpones it until its probe credit pays for those bytes, and the launch runs
+  // what it holds; where the credit covers them, the probe runs as proposed.
+  if (Proposal.Purpose == balancer::LaunchPurpose::ProbeSingle) {
+    std::vector<Slice> Tried = Slices;
+    std::map<Buffer *, BufferPlan> TriedPlans = Plans;
+    const double Moves = cutWhereCheaper(Tried, TriedPlans, {SeparateHardware, false, true});
+    if (Moves > 0.0 && S.Balancer.postponeProbe(Key, Moves)) {
+      Proposal = propose();
+      Slices = slicesOf(Proposal, Devices);
+      if (Slices.empty())
+        return L.unsplit("the balancer gave no device any work-group");
+      Plans = planBuffers(Facts, R, Slices, Regions, Range, Scalars, Dim);
+    }
+  }
+  cutWhereCheaper(Slices, Plans,
+                  {SeparateHardware, Proposal.Purpose == balancer::LaunchPurpose::ProbeSingle});
   bool AnyDiffMerge = false, AnyCombine = false;
   for (auto &[Root, P] : Plans) {
     AnyDiffMerge |= P.Merge && P.Combine.empty();
@@ -227,7 +247,7 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
                 L.Plan ? " (" + std::string(L.Plan->Why) + ")" : std::string());
   }
 
-  noteSplitEdges(Plans, Slices.size());
+  noteSplitEdges(Plans, Slices.size(), &K);
   Planning.reset();
   SplitLaunch Split;
   plannedLaunch(Split, Q, K, R, Facts, Dim, Groups, L.Fail, recordOf(K, L.Request));

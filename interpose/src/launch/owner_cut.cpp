@@ -90,12 +90,27 @@ ExecDevice *whereDataIs(const CompiledKernel &Facts, const LaunchRequest &R,
 std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest &R,
                                const std::map<Buffer *, BufferPlan> &Plans,
                                const analysis::NDRange &Range, const analysis::LaunchArgs &Scalars,
-                               cl_uint Dim, size_t Groups, size_t Proposed) {
+                               cl_uint Dim, size_t Groups, size_t Proposed, const void *NotBy) {
+  // What the part after the balancer's cut writes (the second slice's; a one-device proposal's
+  // own where the second device has it all, Proposed 0; none where the first has it all), and
+  // what the launch writes there in all.
+  auto afterCut = [Proposed](const BufferPlan &P) -> const RangeSet * {
+    if (P.Write.size() == 2)
+      return &P.Write[1];
+    return P.Write.size() == 1 && Proposed == 0 ? &P.Write[0] : nullptr;
+  };
+  auto written = [](const BufferPlan &P) {
+    std::uint64_t Bytes = 0;
+    for (const RangeSet &Part : P.Write)
+      Bytes += Part.totalBytes();
+    return Bytes;
+  };
   Buffer *Most = nullptr;
   const BufferPlan *MostPlan = nullptr;
   for (const auto &[Root, P] : Plans)
-    if (P.Writes && !P.Merge && Root->splitEdge() && P.Write.size() == 2 &&
-        (!MostPlan || P.Write[1].totalBytes() >= MostPlan->Write[1].totalBytes())) {
+    if (P.Writes && !P.Merge && Root->splitEdge() && (!NotBy || Root->splitEdgeBy() != NotBy) &&
+        (P.Write.size() == 2 || P.Write.size() == 1) &&
+        (!MostPlan || written(P) >= written(*MostPlan))) {
       Most = Root;
       MostPlan = &P;
     }
@@ -105,8 +120,8 @@ std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest 
   auto startAt = [&](size_t Cut) {
     return lowestWrite(*sliceRegions(Facts, R, Range, Scalars, {Dim, Cut, Groups}), R, Most);
   };
-  const size_t ProposedStart =
-      MostPlan->Write[1].empty() ? SIZE_MAX : MostPlan->Write[1].spans().front().Begin;
+  const RangeSet *After = afterCut(*MostPlan);
+  const size_t ProposedStart = !After || After->empty() ? SIZE_MAX : After->spans().front().Begin;
   if (ProposedStart >= Edge && (Proposed <= 1 || startAt(Proposed - 1) < Edge))
     return Proposed;
   return planner::cutAtEdge(1, Groups - 1, Edge, startAt);
@@ -141,12 +156,13 @@ std::vector<size_t> readEdgeCuts(const CompiledKernel &Facts, const LaunchReques
   return Cuts;
 }
 
-void noteSplitEdges(const std::map<Buffer *, BufferPlan> &Plans, size_t SliceCount) {
+void noteSplitEdges(const std::map<Buffer *, BufferPlan> &Plans, size_t SliceCount,
+                    const void *By) {
   for (const auto &[Root, P] : Plans) {
     if (!P.Writes)
       continue;
     if (SliceCount == 2 && !P.Merge && P.Write.size() == 2 && !P.Write[1].empty())
-      Root->setSplitEdge(P.Write[1].spans().front().Begin);
+      Root->setSplitEdge(P.Write[1].spans().front().Begin, By);
     else
       Root->setSplitEdge(std::nullopt);
   }

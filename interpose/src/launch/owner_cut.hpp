@@ -14,18 +14,21 @@ namespace libsplit {
 
 // Where the launch about to run divides each buffer it writes (Buffer::splitEdge): the first
 // byte its second slice writes, where it has two slices whose writes need no merge; else none.
-// Data lock held.
-void noteSplitEdges(const std::map<Buffer *, BufferPlan> &Plans, size_t SliceCount);
+// By: the launch's kernel. Data lock held.
+void noteSplitEdges(const std::map<Buffer *, BufferPlan> &Plans, size_t SliceCount, const void *By);
 
 // The cut of a two-device launch (Groups work-groups along Dim) at which its second slice starts
 // writing where the last split of the buffer it writes most began (Buffer::splitEdge); none
-// without such a buffer or cut. The balancer's cut (Proposed, planned in Plans) is checked
-// first: where it keeps the split already, one evaluation of the regions says so; else a
-// bisection (planner::cutAtEdge). Data lock held.
+// without such a buffer or cut. The balancer's cut (Proposed, planned in Plans: two slices, or
+// one device alone, Proposed then 0 or Groups) is checked first: where it keeps the split
+// already, one evaluation of the regions says so; else a bisection (planner::cutAtEdge). Only
+// buffers whose split another kernel than NotBy made count, where NotBy is given. Data lock
+// held.
 std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest &R,
                                const std::map<Buffer *, BufferPlan> &Plans,
                                const analysis::NDRange &Range, const analysis::LaunchArgs &Scalars,
-                               cl_uint Dim, size_t Groups, size_t Proposed);
+                               cl_uint Dim, size_t Groups, size_t Proposed,
+                               const void *NotBy = nullptr);
 
 // Kernels that share buffers, each held at its own cut by its own balancer, move the bytes
 // between their cuts at every launch: the cuts of a two-device launch (other than Proposed, the

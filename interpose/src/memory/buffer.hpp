@@ -59,8 +59,13 @@ public:
   // split launch that wrote the buffer without a merge, if any: where its data is divided
   // between the devices, the cut the next launch over it keeps to move least (owner computes).
   // A hint for the planner, priced before use; under the context's data lock.
+  // By: who made that split (a kernel, as an identity only; null where unknown).
   std::optional<std::size_t> splitEdge() { return root().SplitEdge; }
-  void setSplitEdge(std::optional<std::size_t> Edge) { root().SplitEdge = Edge; }
+  const void *splitEdgeBy() { return root().SplitEdgeBy; }
+  void setSplitEdge(std::optional<std::size_t> Edge, const void *By = nullptr) {
+    root().SplitEdge = Edge;
+    root().SplitEdgeBy = Edge ? By : nullptr;
+  }
 
   // The app's context (a buffer of a unit test's home has none).
   Context &context() const { return *Home->appContext(); }
@@ -217,6 +222,7 @@ private:
   void *HostPtr = nullptr;
   bool StaysOnAppDevice = false;        // root buffers: see staysOnAppDevice
   std::optional<std::size_t> SplitEdge; // root buffers: see splitEdge
+  const void *SplitEdgeBy = nullptr;
 
   std::mutex Mutex;         // guards Real and Staging creation
   std::vector<cl_mem> Real; // per execution device, may be null

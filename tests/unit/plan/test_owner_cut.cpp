@@ -26,30 +26,54 @@ struct Stencil : libsplit::testing::StencilLaunch {
     const auto Plans = plan(slices({0, Proposed, Groups}));
     return ownerCut(Facts, R, Plans, ndrangeOf(R), scalarsOf(R), 0, Groups, Proposed);
   }
+  // One device alone: the first (Proposed = Groups) or the second (Proposed = 0).
+  std::optional<size_t> ownerCutAlone(std::size_t Device, const void *NotBy = nullptr) const {
+    const std::vector<Slice> Alone{{Home->devices()[Device].get(), 0, Groups}};
+    const std::size_t Proposed = Device == 0 ? Groups : 0;
+    return ownerCut(Facts, R, plan(Alone), ndrangeOf(R), scalarsOf(R), 0, Groups, Proposed,
+                    NotBy);
+  }
 };
 
 } // namespace
 
+// Which kernel made a split: an identity only.
+const int ThisKernel = 1, OtherKernel = 2;
+
 TEST_CASE("a two-slice split records where the second slice's writes begin in each buffer") {
   Stencil S;
-  noteSplitEdges(S.plan(S.slices({0, Groups / 4, Groups})), 2);
+  noteSplitEdges(S.plan(S.slices({0, Groups / 4, Groups})), 2, &ThisKernel);
   // out[i] for i in the second slice's items: from item Groups / 4 * Local on.
   REQUIRE(S.Out->splitEdge().has_value());
   CHECK(*S.Out->splitEdge() == Groups / 4 * GroupItems * 4);
+  CHECK(S.Out->splitEdgeBy() == &ThisKernel);
   CHECK_FALSE(S.In->splitEdge().has_value()); // read only
   // A launch on one device (a probe, a held single device) ends the division.
-  noteSplitEdges(S.plan(S.slices({0, Groups})), 1);
+  noteSplitEdges(S.plan(S.slices({0, Groups})), 1, &ThisKernel);
   CHECK_FALSE(S.Out->splitEdge().has_value());
+  CHECK(S.Out->splitEdgeBy() == nullptr);
 }
 
 TEST_CASE("the owner's cut keeps the buffer's division, whatever the balancer proposes") {
   Stencil S;
   CHECK_FALSE(S.ownerCutAt(Groups / 2).has_value()); // no split recorded yet
-  noteSplitEdges(S.plan(S.slices({0, 20, Groups})), 2);
+  noteSplitEdges(S.plan(S.slices({0, 20, Groups})), 2, &ThisKernel);
   CHECK(S.ownerCutAt(20) == std::optional<size_t>(20)); // the balancer's keeps it already
   CHECK(S.ownerCutAt(Groups / 2) == std::optional<size_t>(20));
   CHECK(S.ownerCutAt(3) == std::optional<size_t>(20));
   CHECK(S.ownerCutAt(Groups - 1) == std::optional<size_t>(20));
+}
+
+TEST_CASE("one device alone is priced against the cut that keeps another kernel's division") {
+  Stencil S;
+  CHECK_FALSE(S.ownerCutAlone(0).has_value()); // nothing divided yet
+  noteSplitEdges(S.plan(S.slices({0, 20, Groups})), 2, &OtherKernel);
+  // Either device alone writes across the division: the cut that keeps it.
+  CHECK(S.ownerCutAlone(0, &ThisKernel) == std::optional<size_t>(20));
+  CHECK(S.ownerCutAlone(1, &ThisKernel) == std::optional<size_t>(20));
+  // The division is the launch's own kernel's, from before the balancer found one device
+  // faster alone: nothing to keep.
+  CHECK_FALSE(S.ownerCutAlone(0, &OtherKernel).has_value());
 }
 
 TEST_CASE("the cuts that keep the divisions of the buffers a launch only reads") {
