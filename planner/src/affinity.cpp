@@ -14,7 +14,7 @@ double predictedSeconds(const CutCandidate &C, const std::vector<double> &Second
         I < C.Bytes.size() && LinkBytesPerSecond > 0.0 ? C.Bytes[I] / LinkBytesPerSecond : 0.0;
     Slowest = std::max(Slowest, Kernel + Moved);
   }
-  return Slowest;
+  return Slowest + C.FixedSeconds;
 }
 
 bool worthOtherCuts(const CutCandidate &Proposed, const std::vector<double> &SecondsPerGroup,

@@ -164,6 +164,10 @@ double preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel 
     std::vector<Slice> Other{{Two[0], 0, Cut, Share}, {Two[1], Cut, Groups, 1.0 - Share}};
     CutPlans.push_back(planBuffers(Facts, R, Other, Regions, Range, Scalars, Dim));
     Candidates.push_back(candidate(Other, CutPlans.back()));
+    // Against one device alone, a split pays for its second device: the guard's fixed cost of
+    // a split launch, on the high side (the balancer measured one device alone faster).
+    if (Alone)
+      Candidates.back().FixedSeconds = planner::GuardSettings().SplitFixedSeconds;
     CutSlices.push_back(std::move(Other));
   }
   // What each candidate moves for this launch alone, before the owner's return trips.

@@ -110,3 +110,19 @@ TEST_CASE("the owner's cut wins unless another is clearly cheaper", "[planner][a
   // An owner index out of range changes nothing.
   CHECK(cheapestCut(Close, PerGroup, Link, {}, 7) == 0);
 }
+
+TEST_CASE("one device alone against a split that pays a fixed cost", "[planner][affinity]") {
+  const std::vector<double> PerGroup{1e-6, 1e-6};
+  const double Link = 1e9;
+  // Alone on the first device: 40 us of kernel and 100 KB (100 us) it lacks; the owner's even
+  // cut moves nothing and takes 20 us, plus a split's fixed cost.
+  CutCandidate Alone{{40, 0}, {100e3, 0.0}};
+  CutCandidate Owner{{20, 20}, {0.0, 0.0}};
+  CHECK(predictedSeconds(Alone, PerGroup, Link) == Approx(140e-6));
+  Owner.FixedSeconds = 50e-6;
+  CHECK(predictedSeconds(Owner, PerGroup, Link) == Approx(70e-6));
+  CHECK(cheapestCut({Alone, Owner}, PerGroup, Link, {}, 1) == 1);
+  // A split dearer than the bytes alone would move: one device alone stays.
+  Owner.FixedSeconds = 500e-6;
+  CHECK(cheapestCut({Alone, Owner}, PerGroup, Link, {}, 1) == 0);
+}

@@ -26,6 +26,9 @@ namespace libsplit::planner {
 struct CutCandidate {
   std::vector<std::size_t> Groups;
   std::vector<double> Bytes;
+  // What running it costs beyond its devices' parts: a split priced against one device alone
+  // pays for its second device's launch and the wait for both.
+  double FixedSeconds = 0.0;
 };
 
 struct AffinitySettings {
@@ -43,7 +46,7 @@ struct AffinitySettings {
 };
 
 // The seconds of a candidate: its slowest device's work-groups at SecondsPerGroup, plus its
-// bytes over LinkBytesPerSecond.
+// bytes over LinkBytesPerSecond, plus its FixedSeconds.
 double predictedSeconds(const CutCandidate &C, const std::vector<double> &SecondsPerGroup,
                         double LinkBytesPerSecond);
 
