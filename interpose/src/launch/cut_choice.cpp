@@ -92,11 +92,17 @@ double preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel 
   const double Link = History.linkBytesPerSecond({Two[0]->Index, Two[1]->Index},
                                                  planner::GuardSettings().LinkBytesPerSecond);
   std::vector<planner::CutCandidate> Candidates{candidate(Slices, Plans)};
+  // The cut that runs is the kernel's last (a trial's, which may not run, is not; one device
+  // alone that stays alone leaves it as it was).
   struct NoteCut {
     SliceHistory &History;
     const std::vector<Slice> &Slices;
-    ~NoteCut() { History.noteCut(Slices.size() == 2 ? Slices[0].EndGroup : 0); }
-  } Noted{History, Slices};
+    bool Noted;
+    ~NoteCut() {
+      if (Noted && Slices.size() == 2)
+        History.noteCut(Slices[0].EndGroup);
+    }
+  } Noted{History, Slices, !How.Quiet};
   const size_t Proposed = !Alone ? Slices[0].EndGroup : Slices[0].Device == Two[0] ? Groups : 0;
   // The bytes the balancer's cut moves may cost twice against the owner's cut
   // (chargeReturnTrips): nothing to price where even that would not pay.
@@ -124,6 +130,10 @@ double preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel 
     History.keepEdgeCuts(std::move(Key), *Edges);
   }
   const std::optional<size_t> Owner = Edges->Owner;
+  // One device alone is priced against the owner's cut only (the balancer measured it faster
+  // than its splits; what a grid of cuts would gain is the balancer's to find).
+  if (Alone && (!Owner || *Owner == Proposed))
+    return 0.0;
   const std::vector<size_t> &ReadCuts = Edges->ReadCuts;
   if (Owner == Proposed && ReadCuts.empty())
     return 0.0;
@@ -135,7 +145,7 @@ double preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel 
   // Devices that share cores slow each other down, which a cut's price by each one's rate alone
   // does not see (on PoCL's pair, grid cuts that moved less ran LU slower): there, only the
   // owner's cut.
-  if (How.SeparateHardware) {
+  if (How.SeparateHardware && !Alone) {
     Cuts = planner::cutsToTry(Groups, Proposed);
     // The kernel's last cut: where its data mostly is, if the launch kept its shape.
     if (const size_t Last = History.lastCut(); Last > 0 && Last < Groups)

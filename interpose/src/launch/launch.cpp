@@ -196,24 +196,22 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
   const auto PlanStart = Clock::now();
   std::map<Buffer *, BufferPlan> Plans =
       planBuffers(Facts, R, Slices, Regions, Range, Scalars, Dim);
-  // A probe that would move more than the run has paid for so far waits; the held split runs.
-  if (postponeCostlyProbe(K, S.Balancer, Key, Proposal, R, Facts, Devices, Dim, Groups, Regions,
-                          Range, Scalars, S.Settings.PeerCopy, Slices, Plans))
-    Proposal = propose();
-  const double PlanSeconds = std::chrono::duration<double>(Clock::now() - PlanStart).count();
   auto cutWhereCheaper = [&](std::vector<Slice> &Of, std::map<Buffer *, BufferPlan> &With,
                              const CutChoice &How) {
     return preferCheaperCut(K, R, Facts, Devices, Dim, Groups, Regions, Range, Scalars, Of, With,
-                            PlanSeconds, How);
+                            std::chrono::duration<double>(Clock::now() - PlanStart).count(), How);
   };
-  // A probe of one device alone that the owner's cut would replace (its data would move there):
-  // the balancer postpones it until its probe credit pays for those bytes, and the launch runs
-  // what it holds; where the credit covers them, the probe runs as proposed.
+  // A probe of one device alone that the owner's cut would replace (its data would move there)
+  // is priced against that cut: the balancer postpones it until its probe credit pays for those
+  // bytes, and the launch runs what it holds; where the credit covers them (and is charged),
+  // the probe runs as proposed.
+  bool ProbePriced = false;
   if (Proposal.Purpose == balancer::LaunchPurpose::ProbeSingle) {
     std::vector<Slice> Tried = Slices;
     std::map<Buffer *, BufferPlan> TriedPlans = Plans;
     const double Moves = cutWhereCheaper(Tried, TriedPlans, {SeparateHardware, false, true});
-    if (Moves > 0.0 && S.Balancer.postponeProbe(Key, Moves)) {
+    ProbePriced = Moves > 0.0;
+    if (ProbePriced && S.Balancer.postponeProbe(Key, Moves)) {
       Proposal = propose();
       Slices = slicesOf(Proposal, Devices);
       if (Slices.empty())
@@ -221,6 +219,12 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
       Plans = planBuffers(Facts, R, Slices, Regions, Range, Scalars, Dim);
     }
   }
+  // Any other probe that would move more than the run has paid for so far waits; the held split
+  // runs.
+  if (!ProbePriced &&
+      postponeCostlyProbe(K, S.Balancer, Key, Proposal, R, Facts, Devices, Dim, Groups, Regions,
+                          Range, Scalars, S.Settings.PeerCopy, Slices, Plans))
+    Proposal = propose();
   cutWhereCheaper(Slices, Plans,
                   {SeparateHardware, Proposal.Purpose == balancer::LaunchPurpose::ProbeSingle});
   bool AnyDiffMerge = false, AnyCombine = false;

@@ -99,7 +99,10 @@ std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest 
       return &P.Write[1];
     return P.Write.size() == 1 && Proposed == 0 ? &P.Write[0] : nullptr;
   };
+  // The buffer the launch writes most: by its second slice's bytes (one device alone: by all).
   auto written = [](const BufferPlan &P) {
+    if (P.Write.size() == 2)
+      return P.Write[1].totalBytes();
     std::uint64_t Bytes = 0;
     for (const RangeSet &Part : P.Write)
       Bytes += Part.totalBytes();
@@ -161,9 +164,11 @@ void noteSplitEdges(const std::map<Buffer *, BufferPlan> &Plans, size_t SliceCou
   for (const auto &[Root, P] : Plans) {
     if (!P.Writes)
       continue;
-    if (SliceCount == 2 && !P.Merge && P.Write.size() == 2 && !P.Write[1].empty())
-      Root->setSplitEdge(P.Write[1].spans().front().Begin, By);
-    else
+    if (SliceCount == 2 && !P.Merge && P.Write.size() == 2 && !P.Write[1].empty()) {
+      // A launch that keeps another kernel's division leaves it that kernel's.
+      const size_t Edge = P.Write[1].spans().front().Begin;
+      Root->setSplitEdge(Edge, Root->splitEdge() == Edge ? Root->splitEdgeBy() : By);
+    } else
       Root->setSplitEdge(std::nullopt);
   }
 }
