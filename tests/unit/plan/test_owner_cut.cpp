@@ -74,6 +74,12 @@ TEST_CASE("one device alone is priced against the cut that keeps another kernel'
   // The division is the launch's own kernel's, from before the balancer found one device
   // faster alone: nothing to keep.
   CHECK_FALSE(S.ownerCutAlone(0, &OtherKernel).has_value());
+  // A launch that keeps the division leaves it its maker's; one that moves it makes it its own.
+  noteSplitEdges(S.plan(S.slices({0, 20, Groups})), 2, &ThisKernel);
+  CHECK(S.Out->splitEdgeBy() == &OtherKernel);
+  noteSplitEdges(S.plan(S.slices({0, 30, Groups})), 2, &ThisKernel);
+  CHECK(S.Out->splitEdgeBy() == &ThisKernel);
+  CHECK(S.ownerCutAlone(0, &OtherKernel) == std::optional<size_t>(30));
 }
 
 TEST_CASE("the cuts that keep the divisions of the buffers a launch only reads") {
