@@ -30,8 +30,7 @@ struct Stencil : libsplit::testing::StencilLaunch {
   std::optional<size_t> ownerCutAlone(std::size_t Device, const void *NotBy = nullptr) const {
     const std::vector<Slice> Alone{{Home->devices()[Device].get(), 0, Groups}};
     const std::size_t Proposed = Device == 0 ? Groups : 0;
-    return ownerCut(Facts, R, plan(Alone), ndrangeOf(R), scalarsOf(R), 0, Groups, Proposed,
-                    NotBy);
+    return ownerCut(Facts, R, plan(Alone), ndrangeOf(R), scalarsOf(R), 0, Groups, Proposed, NotBy);
   }
 };
 
