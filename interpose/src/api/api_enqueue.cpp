@@ -886,18 +886,19 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     R.Called = Timeline::Call{callingThreadTrack(), std::chrono::steady_clock::now()};
   LIBSPLIT_CHECK(!View.ArgsAlive, CL_INVALID_MEM_OBJECT);
   Q->context().absorbHostChanges(R.Args);
-  auto Keep = K->shared_from_this();
-  auto QueueKeep = Q->shared_from_this();
   Q->context().noteLaunch(false);
   // Decided whole and settled, the launch leaves its kernel running whatever the last one did.
-  R.Decided = decideAtCall(*Q, *Keep, R);
+  R.Decided = decideAtCall(*Q, *K, R);
   const bool WholeSettled =
       R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
   if (NumWait == 0) {
     cl_int Direct = CL_SUCCESS;
-    if (launchDirect(*Q, *Keep, R, Direct))
+    if (launchDirect(*Q, *K, R, Direct))
       return Direct;
   }
+  // The command keeps the kernel and the queue alive until it ran.
+  auto Keep = K->shared_from_this();
+  auto QueueKeep = Q->shared_from_this();
   const bool Whole = WholeSettled || runsWholeOnAppDevice(*Q, *Keep, R);
   const bool RunHere = Whole || Keep->lastLaunchLeftRunning();
   return enqueue(

@@ -43,12 +43,15 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
       return false;
     std::lock_guard<std::mutex> DataLock(C.dataLock());
     // Every byte already on the device (or never written): nothing moves.
+    bool Unwritten = false; // a buffer never written, not valid there yet
     for (const KernelArg &A : R.Args)
-      if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index) &&
-          !A.Mem->neverWritten())
-        return false;
+      if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index)) {
+        if (!A.Mem->neverWritten())
+          return false;
+        Unwritten = true;
+      }
     for (const KernelArg &A : R.Args)
-      if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))
+      if (Unwritten && A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))
         A.Mem->markValidOn(Device.Index, wholeOf(*A.Mem));
     auto Job = [&] {
       cl_kernel Real = K.realWithArgs(Device, false, R.Args, Error);

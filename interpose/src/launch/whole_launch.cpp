@@ -37,14 +37,15 @@ void markWrittenWhole(Kernel &K, const LaunchRequest &R, ExecDevice &Device) {
     const KernelArg &A = R.Args[I];
     if (A.What != KernelArg::Kind::Buffer)
       continue;
-    if (readOnlyForKernels(*A.Mem) && !FactsAsked) {
+    const bool ReadOnly = readOnlyForKernels(*A.Mem);
+    if (ReadOnly && !FactsAsked) {
       Facts = K.program().compiledKernel(K.name()); // a kernel that cannot split has them too
       FactsAsked = true;
     }
-    if (!mayWrite(*A.Mem, Facts, R, I))
+    if (ReadOnly && !mayWrite(*A.Mem, Facts, R, I))
       continue;
     A.Mem->wroteWholeOn(Device.Index);
-    if (readOnlyForKernels(*A.Mem) && analysisShowsWrite(Facts, R, I))
+    if (ReadOnly && analysisShowsWrite(Facts, R, I))
       servicesOf(K).Log.once(
           "read-only-written:" + K.name() + ":" + std::to_string(I), config::LogLevel::Warn,
           "kernel ", K.name(), " writes argument ", I,

@@ -178,11 +178,20 @@ Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<Kernel
   View.Required = requiredGroupSizeLocked(Device);
   if (!View.AllSet)
     return View;
-  Out = Args;
+  // The launch's snapshot holds each buffer, not the kernel's weak reference to it (copying
+  // that costs every launch an atomic count up and down per buffer).
+  Out.resize(Args.size());
   View.ArgsAlive = true;
-  for (KernelArg &A : Out)
-    if (A.What == KernelArg::Kind::Buffer && !(A.Mem = A.SetMem.lock()))
+  for (std::size_t I = 0; I < Args.size(); ++I) {
+    const KernelArg &Set = Args[I];
+    KernelArg &A = Out[I];
+    A.What = Set.What;
+    A.Value = Set.Value;
+    A.LocalSize = Set.LocalSize;
+    A.AppDeviceObject = Set.AppDeviceObject;
+    if (Set.What == KernelArg::Kind::Buffer && !(A.Mem = Set.SetMem.lock()))
       View.ArgsAlive = false;
+  }
   return View;
 }
 
@@ -198,12 +207,19 @@ std::array<size_t, 3> Kernel::requiredGroupSizeLocked(cl_device_id Device) const
 }
 
 Kernel::RealKernel *Kernel::realKernel(ExecDevice &Device, bool Split, cl_int &Error) {
-  std::lock_guard<std::mutex> Lock(Mutex);
   Error = CL_SUCCESS;
+  const bool Quick = !Split && Device.Index < QuickDevices;
+  if (Quick)
+    if (RealKernel *Known = QuickReal[Device.Index].load(std::memory_order_acquire))
+      return Known;
+  std::lock_guard<std::mutex> Lock(Mutex);
   auto Key = std::make_pair(Device.Index, Split);
   auto Found = Real.find(Key);
-  if (Found != Real.end())
+  if (Found != Real.end()) {
+    if (Quick)
+      QuickReal[Device.Index].store(&Found->second, std::memory_order_release);
     return &Found->second;
+  }
   cl_program Source = Split ? Owner->splitProgramFor(Device) : Owner->original();
   if (!Source) {
     Error = CL_INVALID_PROGRAM_EXECUTABLE;
@@ -214,6 +230,8 @@ Kernel::RealKernel *Kernel::realKernel(ExecDevice &Device, bool Split, cl_int &E
     return nullptr;
   RealKernel &Made = Real[Key];
   Made.Handle = K;
+  if (Quick)
+    QuickReal[Device.Index].store(&Made, std::memory_order_release);
   return &Made;
 }
 

@@ -153,6 +153,10 @@ private:
   // check runs at every launch (Mutex held).
   std::array<size_t, 3> requiredGroupSizeLocked(cl_device_id Device) const;
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;
+  // Real's entries for the app's kernel on the first devices, once made, read without Mutex at
+  // each launch (an entry of Real is never erased, nor moved: a map's node stays put).
+  static constexpr std::size_t QuickDevices = 16;
+  std::array<std::atomic<RealKernel *>, QuickDevices> QuickReal{};
   std::atomic<bool> LeftRunning{false};
   std::atomic<double> ChunkedSecondsPerItem{0.0};
   std::atomic<bool> FirstLaunchClaimed{false};
