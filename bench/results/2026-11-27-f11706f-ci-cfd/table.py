@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Medians of cfd-rounds.csv: cfd --n 4096 --steps 200 on pthread, natively and under libsplit
-four ways, interleaved rounds."""
+in several configurations (a column each), interleaved rounds. Usage: table.py [FOLDER] (this
+script's folder by default; another folder's cfd-rounds.csv of the same form otherwise)."""
 import csv
 import os
 import statistics
+import sys
 
-here = os.path.dirname(os.path.abspath(__file__))
+here = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 rows = list(csv.DictReader(open(os.path.join(here, "cfd-rounds.csv"))))
 names = [k for k in rows[0] if k != "round"]
 native = statistics.median(float(r["native_s"]) for r in rows)
