@@ -50,9 +50,10 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
           return false;
         Unwritten = true;
       }
-    for (const KernelArg &A : R.Args)
-      if (Unwritten && A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))
-        A.Mem->markValidOn(Device.Index, wholeOf(*A.Mem));
+    if (Unwritten)
+      for (const KernelArg &A : R.Args)
+        if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))
+          A.Mem->markValidOn(Device.Index, wholeOf(*A.Mem));
     auto Job = [&] {
       cl_kernel Real = K.realWithArgs(Device, false, R.Args, Error);
       if (Real)

@@ -91,29 +91,14 @@ std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest 
                                const std::map<Buffer *, BufferPlan> &Plans,
                                const analysis::NDRange &Range, const analysis::LaunchArgs &Scalars,
                                cl_uint Dim, size_t Groups, size_t Proposed, const void *NotBy) {
-  // What the part after the balancer's cut writes (the second slice's; a one-device proposal's
-  // own where the second device has it all, Proposed 0; none where the first has it all), and
-  // what the launch writes there in all.
-  auto afterCut = [Proposed](const BufferPlan &P) -> const RangeSet * {
-    if (P.Write.size() == 2)
-      return &P.Write[1];
-    return P.Write.size() == 1 && Proposed == 0 ? &P.Write[0] : nullptr;
-  };
-  // The buffer the launch writes most: by its second slice's bytes (one device alone: by all).
-  auto written = [](const BufferPlan &P) {
-    if (P.Write.size() == 2)
-      return P.Write[1].totalBytes();
-    std::uint64_t Bytes = 0;
-    for (const RangeSet &Part : P.Write)
-      Bytes += Part.totalBytes();
-    return Bytes;
-  };
+  // The buffer the launch writes most, by its last slice's writes (the second's; one device
+  // alone: all of them).
   Buffer *Most = nullptr;
   const BufferPlan *MostPlan = nullptr;
   for (const auto &[Root, P] : Plans)
     if (P.Writes && !P.Merge && Root->splitEdge() && (!NotBy || Root->splitEdgeBy() != NotBy) &&
         (P.Write.size() == 2 || P.Write.size() == 1) &&
-        (!MostPlan || written(P) >= written(*MostPlan))) {
+        (!MostPlan || P.Write.back().totalBytes() >= MostPlan->Write.back().totalBytes())) {
       Most = Root;
       MostPlan = &P;
     }
@@ -123,7 +108,11 @@ std::optional<size_t> ownerCut(const CompiledKernel &Facts, const LaunchRequest 
   auto startAt = [&](size_t Cut) {
     return lowestWrite(*sliceRegions(Facts, R, Range, Scalars, {Dim, Cut, Groups}), R, Most);
   };
-  const RangeSet *After = afterCut(*MostPlan);
+  // Where the part after the balancer's cut starts writing: the second slice's writes; one
+  // device alone, its own where the second device has it all (Proposed 0), none where the first
+  // has it all.
+  const RangeSet *After =
+      MostPlan->Write.size() == 2 || Proposed == 0 ? &MostPlan->Write.back() : nullptr;
   const size_t ProposedStart = !After || After->empty() ? SIZE_MAX : After->spans().front().Begin;
   if (ProposedStart >= Edge && (Proposed <= 1 || startAt(Proposed - 1) < Edge))
     return Proposed;

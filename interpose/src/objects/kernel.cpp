@@ -163,25 +163,14 @@ bool Kernel::hasExecInfo() const {
 
 bool Kernel::snapshotArgs(std::vector<KernelArg> &Out) const {
   std::lock_guard<std::mutex> Lock(Mutex);
-  Out = Args;
-  for (KernelArg &A : Out)
-    if (A.What == KernelArg::Kind::Buffer && !(A.Mem = A.SetMem.lock()))
-      return false;
-  return true;
+  return snapshotLocked(Out);
 }
 
-Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Out) const {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  LaunchView View;
-  View.AllSet = std::none_of(Args.begin(), Args.end(),
-                             [](const KernelArg &A) { return A.What == KernelArg::Kind::Unset; });
-  View.Required = requiredGroupSizeLocked(Device);
-  if (!View.AllSet)
-    return View;
-  // The launch's snapshot holds each buffer, not the kernel's weak reference to it (copying
-  // that costs every launch an atomic count up and down per buffer).
+bool Kernel::snapshotLocked(std::vector<KernelArg> &Out) const {
+  // The snapshot holds each buffer, not the kernel's weak reference to it (copying that costs
+  // every launch an atomic count up and down per buffer).
   Out.resize(Args.size());
-  View.ArgsAlive = true;
+  bool Alive = true;
   for (std::size_t I = 0; I < Args.size(); ++I) {
     const KernelArg &Set = Args[I];
     KernelArg &A = Out[I];
@@ -190,8 +179,19 @@ Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<Kernel
     A.LocalSize = Set.LocalSize;
     A.AppDeviceObject = Set.AppDeviceObject;
     if (Set.What == KernelArg::Kind::Buffer && !(A.Mem = Set.SetMem.lock()))
-      View.ArgsAlive = false;
+      Alive = false;
   }
+  return Alive;
+}
+
+Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Out) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  LaunchView View;
+  View.AllSet = std::none_of(Args.begin(), Args.end(),
+                             [](const KernelArg &A) { return A.What == KernelArg::Kind::Unset; });
+  View.Required = requiredGroupSizeLocked(Device);
+  if (View.AllSet)
+    View.ArgsAlive = snapshotLocked(Out);
   return View;
 }
 

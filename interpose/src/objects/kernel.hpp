@@ -41,7 +41,8 @@ public:
   cl_int setExecInfo(cl_kernel_exec_info Param, size_t Size, const void *Value);
   bool hasExecInfo() const;
   std::vector<std::pair<cl_kernel_exec_info, std::vector<std::uint8_t>>> execInfo() const;
-  // The arguments for a launch; false (CL_INVALID_MEM_OBJECT) if a buffer argument was released.
+  // The arguments for a launch, each buffer held (not the kernel's weak reference: SetMem stays
+  // empty); false (CL_INVALID_MEM_OBJECT) if a buffer argument was released.
   bool snapshotArgs(std::vector<KernelArg> &Out) const;
   // What a launch needs of the kernel, under one lock (each launch asks): whether every
   // argument is set, the reqd_work_group_size on Device (zeros: none), and, where every argument
@@ -152,6 +153,8 @@ private:
   // Its reqd_work_group_size on a real device (zeros without one), asked once per device: the
   // check runs at every launch (Mutex held).
   std::array<size_t, 3> requiredGroupSizeLocked(cl_device_id Device) const;
+  // snapshotArgs with Mutex held.
+  bool snapshotLocked(std::vector<KernelArg> &Out) const;
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;
   // Real's entries for the app's kernel on the first devices, once made, read without Mutex at
   // each launch (an entry of Real is never erased, nor moved: a map's node stays put).
