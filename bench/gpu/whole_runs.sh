@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
 # Whole runs as a user sees them (the "never slower" issue): each app natively on the first GPU,
-# then under libsplit with default settings on every device, then with LIBSPLIT_SPLIT=always
-# (every launch that can split does: libsplit before the planner's split guard); CONFIGS may add
-# gpus (LIBSPLIT_DEVICES=gpu), gpusN (the first N GPUs: scaling), disabled (LIBSPLIT_DISABLE=1: the
-# preload alone), baseline (another build's library, BASELINE_LIB, default settings: an A/B on
-# one machine; BASELINE_CC: that build's libsplit-cc, where its summary format differs), first and second (default settings with the warm start on, as a user has it:
-# first starts with no saved tuning, second is the next run, from what first saved), nochunk
-# (default settings but LIBSPLIT_CHUNK=off: no launch runs in chunks), forced (every launch that
-# can split does, on every device, opened at once: LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now),
-# baseline-forced (the same with BASELINE_LIB), gpus-forced and baseline-gpus-forced (the same on
-# the GPUs alone: the "two GPUs" of the issues' targets) and gpus-even (every launch split evenly
-# across the GPUs alone, opened at once: the split itself, without the balancer's search and
-# probes). NAME@VAR=VALUE is configuration NAME with VAR=VALUE set too
-# (gpus-forced@LIBSPLIT_OVERLAP=0). One CSV row per run: app, arguments, configuration, the app's
-# own timer, the process wall time, exit status, the bytes its launches moved (every device's in
-# and out, from libsplit's trace, for the forced configurations and always only: a trace
-# measures every launch, which costs short launches their pipelining) and, from the same trace,
-# how many of its launches were the balancer's probes.
+# then under libsplit with default settings on every device, then with LIBSPLIT_SPLIT=always (every
+# launch that can split does: libsplit before the planner's split guard); CONFIGS may add gpus
+# (LIBSPLIT_DEVICES=gpu), gpusN (the first N GPUs: scaling), disabled (LIBSPLIT_DISABLE=1: the
+# preload alone), baseline (another build's library, BASELINE_LIB, default settings: an A/B on one
+# machine; BASELINE_CC: that build's libsplit-cc, where its summary format differs), first and
+# second (default settings with the warm start on, as a user has it: first starts with no saved
+# tuning, second is the next run, from what first saved), nochunk (default settings but
+# LIBSPLIT_CHUNK=off: no launch runs in chunks), forced (every launch that can split does, on every
+# device, opened at once: LIBSPLIT_SPLIT=always LIBSPLIT_OPEN=now), baseline-forced (the same with
+# BASELINE_LIB), gpus-forced and baseline-gpus-forced (the same on the GPUs alone: the "two GPUs" of
+# the issues' targets) and gpus-even (every launch split evenly across the GPUs alone, opened at
+# once: the split itself, without the balancer's search and probes). NAME@VAR=VALUE is configuration
+# NAME with VAR=VALUE set too (gpus-forced@LIBSPLIT_OVERLAP=0; NAME@A=1@B=2 sets both). One CSV row
+# per run: app, arguments, configuration, the app's own timer, the process wall time, exit status,
+# the bytes its launches moved (every device's in and out, from libsplit's trace, for the forced
+# configurations and always only: a trace measures every launch, which costs short launches their
+# pipelining) and, from the same trace, how many of its launches were the balancer's probes.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
 # LIST lines: app | arguments (blank lines and # comments skipped).
@@ -79,7 +79,10 @@ while IFS='|' read -r app args; do
     esac
     rm -f "$trace"
     # Tracing costs each launch its measurement: only where the split itself is studied.
-    [ "$named" != "$config" ] && env+=("${named#*@}")
+    if [ "$named" != "$config" ]; then
+      IFS=@ read -ra more <<<"${named#*@}"
+      env+=("${more[@]}")
+    fi
     case $config in *forced | always) env+=(LIBSPLIT_TRACE="$trace") ;; esac
     start=$EPOCHREALTIME
     log=$(env "${env[@]}" timeout "${RUN_TIMEOUT:-120}" "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" 2>&1)

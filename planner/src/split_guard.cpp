@@ -103,6 +103,16 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     if (Split && Alone && *Split > Settings.ColdGiveUp * *Alone)
       Planned.clear();
   }
+  // A probe's second launch (the other way, warm) where its first, cold, already lost many
+  // times the budget that let the probe run (ColdGiveUp, as for a first split): not run (a
+  // first split of an FFT's butterfly, chunked and merged, took three thousand times its whole
+  // launch, thirty times its price; its repeat took more still).
+  if (ProbeSpend && !Planned.empty() && Planned.front() != Current) {
+    const std::optional<double> There = predict(Planned.front(), ProbeSpend->Work);
+    if (There && *There - ProbeSpend->Here > Settings.ColdGiveUp * ProbeSpend->Allowed)
+      Planned.clear();
+  }
+  ProbeSpend.reset();
   if (!Planned.empty()) {
     const Mode M = Planned.front();
     Planned.pop_front();
@@ -170,7 +180,12 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     const int Back = indexOf(Current);
     if (Cold[Back].samples() && Warm[Back].samples())
       Loss += std::max(*Cold[Back].predict(Work) - *Warm[Back].predict(Work), 0.0);
-    if (Loss <= Settings.ProbeBudget * SecondsSinceProbe) {
+    // A loss that cannot be priced yet is no loss known to be small: the launches of an app that
+    // queues many at once are measured only once they ran, and a probe then was blind (a
+    // 12-microsecond stencil's first split took 5 ms, an FFT's butterfly's a second).
+    const bool Priceable = Here && There;
+    if (Priceable && Loss <= Settings.ProbeBudget * SecondsSinceProbe) {
+      ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe};
       LaunchesSinceProbe = 0;
       SecondsSinceProbe = 0.0;
       ProbeInterval = NextProbeCheck = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
@@ -178,8 +193,9 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       return issue(Other, false, "probing the other way", Work);
     }
     // Not within the budget yet: asked again after a doubled interval (each question may price
-    // a split, which costs that launch its full planning).
-    ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
+    // a split, which costs that launch its full planning); not priced yet: after the same.
+    if (Priceable)
+      ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
     NextProbeCheck = LaunchesSinceProbe + ProbeInterval;
   }
   ProbeDue = LaunchesSinceProbe + 1 > NextProbeCheck;

@@ -348,3 +348,53 @@ TEST_CASE("devices that share hardware: a first probe waits until its build is a
   const Run L = run(Longer, S, repeated(1e5, 1200000));
   CHECK(L.Split >= 1);
 }
+
+TEST_CASE("an app that queues its launches before any ran is not probed blind",
+          "[planner][guard]") {
+  // jacobi-1d-style on two GPUs: 12 us kernels the app queues a thousand at a time, so no whole
+  // launch has a time yet when the first probe falls due. Unpriced, the probe's split took 5 ms
+  // (a chunked launch and its warm repeat).
+  Scenario S;
+  S.FirstBytes = PricedBytes{2e6, 0.0, 0.5};
+  S.Cost = [](Mode M, bool Cold, double) {
+    return M == Mode::Split ? (Cold ? 5e-3 : 0.4e-3) : 12e-6;
+  };
+  SplitGuard Guard;
+  unsigned Splits = 0;
+  std::vector<std::pair<Ticket, double>> Unseen; // whole launches not measured yet
+  for (int I = 0; I < 1000; ++I) {
+    std::optional<PricedBytes> Bytes;
+    if (Guard.needsPrice())
+      Bytes = S.FirstBytes;
+    const Decision D = Guard.decide(1e6, Bytes);
+    const double Seconds = S.Cost(D.Launch.Run, D.Launch.Cold, 1e6);
+    if (D.Launch.Run == Mode::Split) {
+      ++Splits;
+      Guard.observe(D.Launch, 1e6, Seconds); // a split is waited for
+    } else if (D.Launch.Measured) {
+      Unseen.emplace_back(D.Launch, Seconds);
+    }
+  }
+  CHECK(Splits == 0);
+  // Once the times come, the price is known: a split that moves 2 MB for a 12 us kernel is
+  // still not tried within the budget.
+  for (const auto &[Launch, Seconds] : Unseen)
+    Guard.observe(Launch, 1e6, Seconds);
+  const Run After = run(Guard, S, repeated(1e6, 2000));
+  CHECK(After.Split == 0);
+}
+
+TEST_CASE("a probe whose first split lost more than its budget is not repeated",
+          "[planner][guard]") {
+  // An FFT-style butterfly merged by diff: priced at about its whole launch (no bytes to move
+  // for its regions), the probe's first split took half a second against 0.3 ms whole.
+  Scenario S;
+  S.Cost = [](Mode M, bool Cold, double) { return M == Mode::Split ? (Cold ? 0.5 : 0.45) : 1e-3; };
+  S.FirstBytes = PricedBytes{4e6, 0.0, 0.5}; // first launch whole
+  S.Priced = [](double) { return PricedBytes{0.0, 0.0, 0.5}; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e6, 400));
+  REQUIRE(R.Split >= 1); // the probe the price allowed
+  CHECK(R.Split == 1);   // its repeat not run
+  CHECK(R.Seconds <= R.AllWhole + 0.5 + 0.01);
+}

@@ -181,6 +181,14 @@ private:
   };
   std::optional<Price> Priced;
   bool ProbeDue = false; // the next settled launch may probe: price it
+  // While a probe's first launch runs: its work-items, the current way's time for them, and
+  // what the probe budget allowed it to lose.
+  struct Spend {
+    double Work = 0.0;
+    double Here = 0.0;
+    double Allowed = 0.0;
+  };
+  std::optional<Spend> ProbeSpend;
 };
 
 } // namespace libsplit::planner
