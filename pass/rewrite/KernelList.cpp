@@ -38,7 +38,7 @@ void writeKernelList(llvm::raw_ostream &Out, const PartitionReadyProgram &Progra
         Out << '-';
     }
     if (Kernel.Splittable)
-      Out << " splittable\n";
+      Out << " splittable" << (Kernel.OffsetExact ? " offset-exact" : "") << "\n";
     else
       Out << " unsplittable " << oneLine(Kernel.Reason) << "\n";
   }

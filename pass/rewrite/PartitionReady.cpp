@@ -86,6 +86,7 @@ public:
       Entry.Name = Verdict.Name;
       Entry.NumArgs = Verdict.NumArgs;
       Entry.Splittable = Result.Rewritten && Verdict.Problem.empty();
+      Entry.OffsetExact = Entry.Splittable && Verdict.OffsetExact;
       if (!Result.Rewritten)
         Entry.Reason = "the program was rejected: " + Result.ProgramReason;
       else

@@ -39,6 +39,9 @@ struct KernelEntry {
   bool Splittable = false;
   /// Why not splittable, on one line; empty when splittable.
   std::string Reason;
+  /// Splittable, and the app's own kernel runs a slice exactly when launched
+  /// with the slice's global work offset (it reaches no rewritten builtin).
+  bool OffsetExact = false;
 };
 
 struct PartitionReadyProgram {

@@ -17,7 +17,7 @@ namespace libsplit {
 
 /// Version of the kernel list format written by writeKernelList(); bumped on
 /// any change a reader could notice.
-inline constexpr unsigned KernelListVersion = 1;
+inline constexpr unsigned KernelListVersion = 2;
 
 /// Every identifier the rewrite introduces starts with this prefix; a source
 /// that uses it (in any letter case) is rejected rather than risk a clash.

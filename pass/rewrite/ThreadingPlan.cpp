@@ -61,6 +61,27 @@ std::string firstReachableProblem(const ProgramFacts &Program, const std::string
   return "";
 }
 
+/// Whether \p Kernel or a function it reaches calls a rewritten builtin: only
+/// those builtins answer differently under a global work offset.
+bool reachesRewrittenBuiltin(const ProgramFacts &Program, const std::string &Kernel) {
+  llvm::StringSet<> Seen;
+  std::vector<std::string> Stack{Kernel};
+  while (!Stack.empty()) {
+    std::string Name = Stack.back();
+    Stack.pop_back();
+    if (!Seen.insert(Name).second)
+      continue;
+    auto It = Program.Functions.find(Name);
+    if (It == Program.Functions.end())
+      continue;
+    if (It->second.CallsRewrittenBuiltin)
+      return true;
+    for (const std::string &Callee : It->second.Callees)
+      Stack.push_back(Callee);
+  }
+  return false;
+}
+
 } // namespace
 
 ThreadingPlan planThreading(const ProgramFacts &Program, const PreprocessorFacts &Preprocessor) {
@@ -103,8 +124,9 @@ ThreadingPlan planThreading(const ProgramFacts &Program, const PreprocessorFacts
   Plan.ProgramProblems.insert(Plan.ProgramProblems.end(), Clashes.begin(), Clashes.end());
 
   for (const KernelFacts &Kernel : Program.Kernels)
-    Plan.Kernels.push_back(
-        {Kernel.Name, Kernel.NumArgs, firstReachableProblem(Program, Kernel.Name)});
+    Plan.Kernels.push_back({Kernel.Name, Kernel.NumArgs,
+                            firstReachableProblem(Program, Kernel.Name),
+                            !reachesRewrittenBuiltin(Program, Kernel.Name)});
   return Plan;
 }
 

@@ -29,6 +29,9 @@ struct KernelVerdict {
   unsigned NumArgs = 0;
   /// Empty when the kernel may be split; otherwise why not, on one line.
   std::string Problem;
+  /// The kernel reaches no rewritten builtin: its own code, launched with a
+  /// global work offset over some of its work-groups, runs exactly those.
+  bool OffsetExact = false;
 };
 
 struct ThreadingPlan {

@@ -187,6 +187,11 @@ cl_int enqueueSlice(ExecDevice &Device, cl_kernel Real, const CompiledKernel &Fa
           Kernel::setSliceArgs(Device, Real, Facts.AppArgCount, Dim, Groups, R.Offset[Dim]);
       Error != CL_SUCCESS)
     return Error;
+  return enqueueOwnSlice(Device, Real, R, Dim, FirstGroup, EndGroup, Done);
+}
+
+cl_int enqueueOwnSlice(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R, cl_uint Dim,
+                       std::size_t FirstGroup, std::size_t EndGroup, cl_event *Done) {
   std::array<size_t, 3> Offset = R.Offset, Global = R.Global;
   Offset[Dim] += FirstGroup * R.Local[Dim];
   Global[Dim] = (EndGroup - FirstGroup) * R.Local[Dim];

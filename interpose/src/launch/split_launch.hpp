@@ -38,6 +38,12 @@ cl_int enqueueSlice(ExecDevice &Device, cl_kernel Real, const CompiledKernel &Fa
                     const LaunchRequest &R, cl_uint Dim, std::size_t Groups, std::size_t FirstGroup,
                     std::size_t EndGroup, cl_event *Done);
 
+// The same with the app's own kernel Real (its arguments set): the slice's global offset and
+// size alone, exact for a kernel the kernel compiler lists offset-exact
+// (CompiledKernel::OffsetExact).
+cl_int enqueueOwnSlice(ExecDevice &Device, cl_kernel Real, const LaunchRequest &R, cl_uint Dim,
+                       std::size_t FirstGroup, std::size_t EndGroup, cl_event *Done);
+
 // The size of the elements a launch writes in Root: the smallest over the kernel's arguments in
 // Root (two views of one buffer may differ), 1 where one of them is not known. Device: one whose
 // partition-ready kernel answers for the argument types.

@@ -86,7 +86,7 @@ int runTool(const std::vector<std::string> &Arguments, const std::string &ErrorF
 bool parseKernelList(const std::string &Text, CompiledProgram &Out, std::string &Error) {
   std::istringstream In(Text);
   std::string Line;
-  if (!std::getline(In, Line) || Line != "libsplit-kernels 1") {
+  if (!std::getline(In, Line) || Line != "libsplit-kernels 2") {
     Error = "kernel list: unknown format";
     return false;
   }
@@ -114,7 +114,10 @@ bool parseKernelList(const std::string &Text, CompiledProgram &Out, std::string 
         Words >> Name >> Value;
       Words >> State;
       K.Splittable = State == "splittable";
-      if (!K.Splittable) {
+      if (K.Splittable) {
+        std::string Exact;
+        K.OffsetExact = Words >> Exact && Exact == "offset-exact";
+      } else {
         std::getline(Words, K.Why);
         if (!K.Why.empty() && K.Why.front() == ' ')
           K.Why.erase(0, 1);

@@ -17,6 +17,9 @@ struct CompiledKernel {
   std::string Name;
   unsigned AppArgCount = 0; // arguments the app sets; the appended ones follow
   bool Splittable = false;
+  // Splittable, and the app's own kernel runs a slice exactly when launched with the slice's
+  // global offset (it reaches none of the builtins the partition-ready program rewrites).
+  bool OffsetExact = false;
   std::string Why;                 // when not splittable
   analysis::KernelSummary Regions; // all-unknown until the region analysis provides them
   // Per app argument: how devices' copies of it combine after a split launch (empty: the

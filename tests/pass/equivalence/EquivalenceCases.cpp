@@ -72,6 +72,15 @@ std::vector<EquivalenceCase> makeCases() {
     Cases.push_back(Case);
   }
 
+  {
+    Launch App{{4, 6, 0}, {28, 21, 1}, {4, 3, 1}};
+    EquivalenceCase Case{"offset_exact_2d_offset", "offsets.cl", "offsetRows", {}, 2, App, {}};
+    Case.Args = {input(items(App) * sizeof(float)), output(items(App) * sizeof(float)), uintArg(4),
+                 uintArg(6), uintArg(28)};
+    Case.OffsetExact = true;
+    Cases.push_back(Case);
+  }
+
   EquivalenceCase Check = record("self_check", 2, {{5, 9, 0}, {24, 21, 1}, {3, 3, 1}});
   Check.SelfCheck = true;
   Cases.push_back(Check);

@@ -22,6 +22,9 @@ struct EquivalenceCase {
   std::vector<ArgSpec> Args;
   /// Also run the controls that show the test can fail.
   bool SelfCheck = false;
+  /// What the kernel list must say of the kernel: its own code runs a slice
+  /// under a global offset (it reaches no rewritten builtin).
+  bool OffsetExact = false;
 };
 
 const std::vector<EquivalenceCase> &equivalenceCases();

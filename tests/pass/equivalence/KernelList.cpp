@@ -39,7 +39,7 @@ std::optional<KernelList> parseKernelList(const std::string &Text, std::string &
   std::istringstream Lines(Text);
   std::string Line;
   KernelList List;
-  if (!std::getline(Lines, Line) || Line != "libsplit-kernels 1") {
+  if (!std::getline(Lines, Line) || Line != "libsplit-kernels 2") {
     Error = "bad header line '" + Line + "'";
     return std::nullopt;
   }
@@ -86,6 +86,14 @@ std::optional<KernelList> parseKernelList(const std::string &Text, std::string &
     }
     Kernel.Splittable = Verdict == "splittable";
     Kernel.Reason = restOfLine(Words);
+    if (Kernel.Splittable) {
+      Kernel.OffsetExact = Kernel.Reason == "offset-exact";
+      if (!Kernel.OffsetExact && !Kernel.Reason.empty()) {
+        Error = "bad kernel line '" + Line + "'";
+        return std::nullopt;
+      }
+      Kernel.Reason.clear();
+    }
     List.Kernels.push_back(Kernel);
   }
   Error = "no end line (truncated?)";

@@ -17,6 +17,8 @@ struct ListedKernel {
   int NumGroupsIndex = -1;
   int SplitOriginIndex = -1;
   bool Splittable = false;
+  /// The app's own kernel runs a slice exactly under a global offset.
+  bool OffsetExact = false;
   std::string Reason;
 };
 

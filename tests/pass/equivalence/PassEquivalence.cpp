@@ -157,6 +157,9 @@ int main(int Argc, char **Argv) {
   if (Listed->NumArgs != NumArgs || Listed->SplitDimIndex != int(NumArgs) ||
       Listed->NumGroupsIndex != int(NumArgs + 1) || Listed->SplitOriginIndex != int(NumArgs + 2))
     return fail("kernel list gives unexpected argument indices");
+  if (Listed->OffsetExact != Case.OffsetExact)
+    return fail(std::string("kernel list says the kernel is ") +
+                (Listed->OffsetExact ? "" : "not ") + "offset-exact");
 
   // 2. The app's kernel over the app's NDRange: the reference.
   OpenCLRunner Runner(Error);
@@ -193,6 +196,22 @@ int main(int Argc, char **Argv) {
       Failures += !Verdict.empty();
     }
   }
+
+  // 3b. An offset-exact kernel (the runtime then runs slices on the app's
+  // device from the app's own program): the original kernel, sliced with
+  // global offsets alone, matches the reference.
+  if (Listed->OffsetExact)
+    for (unsigned Dim = 0; Dim < Case.WorkDim; ++Dim) {
+      std::vector<Launch> Slices = slices(Case, Dim, 3);
+      std::vector<Launch> Order(Slices.rbegin(), Slices.rend());
+      auto Outputs =
+          Runner.run(Original.get(), Case.Kernel, Case.WorkDim, Case.Args, Order, {}, Error);
+      std::string Verdict = Error.empty() ? compare(Reference, Outputs) : Error;
+      Error.clear();
+      std::cout << (Verdict.empty() ? "ok   " : "FAIL ") << "offset-exact: the app's kernel, dim "
+                << Dim << ", 3 slices" << (Verdict.empty() ? "" : ": " + Verdict) << "\n";
+      Failures += !Verdict.empty();
+    }
 
   // 4. Controls: each must produce a difference, or the checks above prove
   // nothing.
