@@ -219,7 +219,9 @@ void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
   if (Launch.Measured && !Launch.Cold && Launch.Run == Mode::Whole && Stage == Phase::Settled &&
       Current == Mode::Whole)
     if (const std::optional<double> Expected = predict(Mode::Whole, Work)) {
-      const bool AsExpected = std::abs(Seconds - *Expected) <= Settings.SampleTolerance * *Expected;
+      const bool AsExpected =
+          std::abs(Seconds - *Expected) <=
+          std::max(Settings.SampleTolerance * *Expected, Settings.SampleToleranceSeconds);
       SampleInterval = AsExpected
                            ? std::min(std::max(SampleInterval, Settings.SettledSampleInterval) * 2,
                                       Settings.MaxSettledSampleInterval)

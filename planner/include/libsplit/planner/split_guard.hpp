@@ -81,6 +81,11 @@ struct GuardSettings {
   unsigned SettledSampleInterval = 8;
   unsigned MaxSettledSampleInterval = 256;
   double SampleTolerance = 0.15;
+  // ... or within this many seconds: a tenth of a split's fixed cost, less than any decision
+  // can turn on. A kernel of a few microseconds varies by more than SampleTolerance from launch
+  // to launch, and its samples (each a profiled launch through the queue's executor, which the
+  // launches behind it wait for) cost more than the kernel.
+  double SampleToleranceSeconds = 50e-6;
 };
 
 // One launch's way of running, as decided; handed back with its measurement.
