@@ -66,15 +66,25 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   D.PredictedSplit = predictions(Work).Split;
   D.PredictedWhole = predictions(Work).Whole;
   // A settled whole launch between samples: counted at its predicted cost. Splits are always
-  // measured (the balancer needs their slices' times anyway).
+  // measured (the balancer needs their slices' times anyway). While a measured launch has no
+  // time yet, a settled whole one is not measured either: an app that queues short launches
+  // faster than they run would otherwise measure every one until the first time came (each a
+  // profiled launch through the queue's executor, the launches behind it queued there too).
+  // A time that never comes (a launch that failed) holds sampling back this long at most.
+  if (Unobserved > 0 && ++WaitedForTimes > 4 * Settings.MaxSettledSampleInterval)
+    Unobserved = 0;
   if (Settled && M == Mode::Whole && Stage == Phase::Settled && !D.Launch.Cold &&
-      D.PredictedWhole &&
-      ++UnmeasuredInRow < std::max(SampleInterval, Settings.SettledSampleInterval)) {
+      (Unobserved > 0 ||
+       (D.PredictedWhole &&
+        ++UnmeasuredInRow < std::max(SampleInterval, Settings.SettledSampleInterval)))) {
     D.Launch.Measured = false;
-    SecondsSinceProbe += *D.PredictedWhole;
+    if (D.PredictedWhole)
+      SecondsSinceProbe += *D.PredictedWhole;
   } else {
     UnmeasuredInRow = 0;
   }
+  if (D.Launch.Measured && Unobserved++ == 0)
+    WaitedForTimes = 0;
   LastIssued = M;
   ++Decided;
   ++(M == Mode::Split ? SplitLaunches : WholeLaunches);
@@ -215,6 +225,8 @@ Decision SplitGuard::decideWhole(double Work) {
 }
 
 void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
+  if (Launch.Measured && Unobserved > 0)
+    --Unobserved;
   // A settled whole launch's sample: the fewer the model's surprises, the rarer the samples.
   if (Launch.Measured && !Launch.Cold && Launch.Run == Mode::Whole && Stage == Phase::Settled &&
       Current == Mode::Whole)

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -414,4 +415,29 @@ TEST_CASE("a probe whose first split lost more than its budget is not repeated",
   REQUIRE(R.Split >= 1); // the probe the price allowed
   CHECK(R.Split == 1);   // its repeat not run
   CHECK(R.Seconds <= R.AllWhole + 0.5 + 0.01);
+}
+
+TEST_CASE("launches queued faster than they run are measured one at a time", "[planner][guard]") {
+  // A CFD-style loop of 10 us kernels the app queues far ahead: a measured launch's time comes
+  // 100 launches after its decision. Every launch measured until then would each go through the
+  // queue's executor.
+  SplitGuard Guard;
+  const PricedBytes Moves{8388608.0, 0.0, 0.5};
+  std::deque<std::pair<Ticket, int>> Pending; // a measured launch and when its time comes
+  unsigned Measured = 0, MeasuredEarly = 0;
+  for (int I = 0; I < 4000; ++I) {
+    while (!Pending.empty() && Pending.front().second <= I) {
+      Guard.observe(Pending.front().first, 1e5, 10e-6);
+      Pending.pop_front();
+    }
+    const Decision D = Guard.decide(1e5, Guard.needsPrice() ? std::optional(Moves) : std::nullopt);
+    REQUIRE(D.Launch.Run == Mode::Whole);
+    if (D.Launch.Measured) {
+      ++Measured;
+      MeasuredEarly += I < 100;
+      Pending.emplace_back(D.Launch, I + 100);
+    }
+  }
+  CHECK(MeasuredEarly <= 3); // the first launch, its repeat, then one at a time
+  CHECK(Measured <= 4000 / 100 + 8);
 }

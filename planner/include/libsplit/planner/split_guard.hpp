@@ -171,6 +171,8 @@ private:
   std::uint64_t NextProbeCheck = 0; // LaunchesSinceProbe at which a probe is considered
   double SecondsSinceProbe = 0.0;
   unsigned UnmeasuredInRow = 0; // settled whole launches since the last one measured
+  unsigned Unobserved = 0;      // measured launches issued whose times have not come yet
+  unsigned WaitedForTimes = 0;  // decisions since Unobserved last rose from 0
   unsigned SampleInterval = 0;  // one settled whole launch in this many is measured
   double Regret = 0.0;
   CostModel Warm[2], Cold[2];
