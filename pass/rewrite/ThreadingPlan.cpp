@@ -6,6 +6,7 @@
 #include "RewriteContract.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace libsplit {
@@ -38,13 +39,16 @@ llvm::StringSet<> findThreaded(const ProgramFacts &Program) {
   return Threaded;
 }
 
-/// The first problem of any function reachable from \p Kernel, depth first in
-/// call order, so that the reported reason is stable.
-std::string firstReachableProblem(const ProgramFacts &Program, const std::string &Kernel) {
+/// The first function reachable from \p Kernel (itself included), depth first
+/// in call order, for which \p Matches holds; null when none does. \p Name is
+/// set to its name.
+const FunctionFacts *firstReachable(const ProgramFacts &Program, const std::string &Kernel,
+                                    llvm::function_ref<bool(const FunctionFacts &)> Matches,
+                                    std::string &Name) {
   llvm::StringSet<> Seen;
   std::vector<std::string> Stack{Kernel};
   while (!Stack.empty()) {
-    std::string Name = Stack.back();
+    Name = Stack.back();
     Stack.pop_back();
     if (!Seen.insert(Name).second)
       continue;
@@ -52,34 +56,33 @@ std::string firstReachableProblem(const ProgramFacts &Program, const std::string
     if (It == Program.Functions.end())
       continue;
     const FunctionFacts &Facts = It->second;
-    if (!Facts.Problems.empty())
-      return (Name == Kernel ? "the kernel " : "'" + Name + "', called by the kernel, ") +
-             Facts.Problems.front();
+    if (Matches(Facts))
+      return &Facts;
     for (auto Callee = Facts.Callees.rbegin(); Callee != Facts.Callees.rend(); ++Callee)
       Stack.push_back(*Callee);
   }
-  return "";
+  return nullptr;
+}
+
+/// The first problem of any function reachable from \p Kernel, so that the
+/// reported reason is stable.
+std::string firstReachableProblem(const ProgramFacts &Program, const std::string &Kernel) {
+  std::string Name;
+  const FunctionFacts *Facts = firstReachable(
+      Program, Kernel, [](const FunctionFacts &F) { return !F.Problems.empty(); }, Name);
+  if (!Facts)
+    return "";
+  return (Name == Kernel ? "the kernel " : "'" + Name + "', called by the kernel, ") +
+         Facts->Problems.front();
 }
 
 /// Whether \p Kernel or a function it reaches calls a rewritten builtin: only
 /// those builtins answer differently under a global work offset.
 bool reachesRewrittenBuiltin(const ProgramFacts &Program, const std::string &Kernel) {
-  llvm::StringSet<> Seen;
-  std::vector<std::string> Stack{Kernel};
-  while (!Stack.empty()) {
-    std::string Name = Stack.back();
-    Stack.pop_back();
-    if (!Seen.insert(Name).second)
-      continue;
-    auto It = Program.Functions.find(Name);
-    if (It == Program.Functions.end())
-      continue;
-    if (It->second.CallsRewrittenBuiltin)
-      return true;
-    for (const std::string &Callee : It->second.Callees)
-      Stack.push_back(Callee);
-  }
-  return false;
+  std::string Name;
+  return firstReachable(
+             Program, Kernel, [](const FunctionFacts &F) { return F.CallsRewrittenBuiltin; },
+             Name) != nullptr;
 }
 
 } // namespace

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Interleaved rounds of one app under several configurations, timed by the app's own timer: an
+# A/B where a single run of each is within the machine's noise (the CI pair's shared cores).
+#
+#   APP=build/bench/apps/cfd APPARGS="--device 0:1 --n 4096 --steps 200" RAW=rounds.txt \
+#     bench/tools/rounds.sh ROUNDS native LIB VAR=VALUE,VAR2=VALUE@LIB ...
+#
+# A configuration is native (the app alone), the path of a libsplit.so (preloaded), or
+# VARS@LIB (preloaded, with those variables set). RAW (default rounds.txt) gets one line per
+# round: the seconds of each configuration, in order; the medians follow on stdout, with each
+# configuration's ratio to the first one's. LIBSPLIT_CC (default build/bin/libsplit-cc),
+# POCL_DEVICES (default "basic pthread") and LIBSPLIT_TUNING (default off) apply to every run.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+rounds=${1:?usage: rounds.sh ROUNDS CONFIG...}
+shift
+app=${APP:?APP names the binary to run}
+read -ra args <<<"${APPARGS:-}"
+raw=${RAW:-rounds.txt}
+export LIBSPLIT_CC=${LIBSPLIT_CC:-$root/build/bin/libsplit-cc}
+export POCL_DEVICES=${POCL_DEVICES:-basic pthread} LIBSPLIT_TUNING=${LIBSPLIT_TUNING:-off}
+seconds() { "$@" "$app" "${args[@]}" 2>&1 | sed -n 's/.* in \([0-9.e+-]*\) s[;,].*/\1/p' | tail -1; }
+: >"$raw"
+for _ in $(seq "$rounds"); do
+  line=()
+  for config in "$@"; do
+    case $config in
+    native) line+=("$(seconds env)") ;;
+    *@*)
+      IFS=, read -ra vars <<<"${config%@*}"
+      line+=("$(seconds env "${vars[@]}" LD_PRELOAD="${config#*@}")")
+      ;;
+    *) line+=("$(seconds env LD_PRELOAD="$config")") ;;
+    esac
+  done
+  echo "${line[*]}" >>"$raw"
+done
+python3 - "$raw" "$@" <<'PY'
+import statistics, sys
+raw, names = sys.argv[1], sys.argv[2:]
+rows = [list(map(float, l.split())) for l in open(raw) if len(l.split()) == len(names)]
+columns = list(zip(*rows))
+first = statistics.median(columns[0])
+for name, column in zip(names, columns):
+    median = statistics.median(column)
+    print(f"{name[-60:]:>60} median {median * 1e3:.3f} ms  min {min(column) * 1e3:.3f}"
+          f"  x first {first / median:.3f}  ({len(column)} rounds)")
+PY
