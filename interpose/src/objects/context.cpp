@@ -7,6 +7,7 @@
 #include "quiet_wait.hpp"
 
 #include "libsplit/balancer/split.hpp"
+#include "libsplit/planner/device_choice.hpp"
 
 #include "libsplit/support/text.hpp"
 
@@ -166,6 +167,31 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   for (auto &E : Exec)
     if (Seen[E->Name] > 1)
       E->Name += " #" + std::to_string(++Numbered[E->Name]);
+  // With every device selected (LIBSPLIT_DEVICES=all, the default) and the planner deciding, a
+  // device of another kind than the app's beside a peer of the app's kind is left closed
+  // (planner::openedByDefault); a selection that names it opens it.
+  LaunchPlanner &Planner = Services.Launch.Planner;
+  const config::DeviceSelection &Selected = Settings.Devices;
+  const bool AllSelected = Selected.Items.size() == 1 &&
+                           Selected.Items.front().What == config::DeviceSelector::Kind::All;
+  if (AllSelected && Planner.decidesFromCosts() &&
+      Settings.Open.What == config::OpenPolicy::When::Auto &&
+      Settings.Chunk != config::ChunkPolicy::Always) {
+    const cl_device_type KindMask = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+                                    CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+    std::vector<planner::DeviceKind> Kinds;
+    for (const auto &E : Exec)
+      Kinds.push_back({static_cast<unsigned long>(E->Type & KindMask), E.get() == &primary()});
+    const std::vector<bool> Opened = planner::openedByDefault(Kinds);
+    for (std::size_t I = 0; I < Exec.size(); ++I)
+      if (Exec[I]->Splits && !Opened[I]) {
+        Exec[I]->Splits = false;
+        Services.Launch.Log.info(
+            "device ", Exec[I]->Name,
+            " is not split across: another device of the app's device's "
+            "kind is (name it in LIBSPLIT_DEVICES, as gpu,cpu, to use it too)");
+      }
+  }
   // A single splitting device is no split: everything then runs on the primary.
   for (auto &E : Exec)
     if (E->Splits)
@@ -178,7 +204,6 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   // Opening a device costs about what opening the app's did, at the start and again at the
   // end (its context's release): a run shorter than a few times that never pays for it. Modes
   // that split every launch (tests, fixed shares) need the devices from the first launch.
-  LaunchPlanner &Planner = Services.Launch.Planner;
   const bool SplitsEveryLaunch = !Planner.decidesFromCosts();
   const bool AllOpen = std::all_of(SplitExec.begin(), SplitExec.end(), [](const ExecDevice *E) {
     return E->Ready.load(std::memory_order_relaxed);

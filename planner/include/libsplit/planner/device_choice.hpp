@@ -1,0 +1,23 @@
+// Which of the split devices a run opens when nothing asks for them by name.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace libsplit::planner {
+
+// One split device as the choice sees it: its kind (a CPU, a GPU, an accelerator: any values
+// that compare equal for devices of one kind) and whether it is the app's own device.
+struct DeviceKind {
+  unsigned long Type = 0;
+  bool App = false;
+};
+
+// Per device, whether it is opened. Beside another device of the app's device's kind (a second
+// GPU), a device of another kind (the CPU beside two GPUs) is not: its runtime's context and
+// compiler (PoCL's, LLVM compiling every program for it) cost a second of wall time and the
+// host's cores once the devices open, for a share of the work of a few percent. Where no such
+// peer exists (one GPU and a CPU, or two CPU runtimes) every device is opened.
+std::vector<bool> openedByDefault(const std::vector<DeviceKind> &Devices);
+
+} // namespace libsplit::planner

@@ -1,0 +1,22 @@
+#include "libsplit/planner/device_choice.hpp"
+
+#include <algorithm>
+
+namespace libsplit::planner {
+
+std::vector<bool> openedByDefault(const std::vector<DeviceKind> &Devices) {
+  std::vector<bool> Opened(Devices.size(), true);
+  const auto App =
+      std::find_if(Devices.begin(), Devices.end(), [](const DeviceKind &D) { return D.App; });
+  if (App == Devices.end())
+    return Opened;
+  const bool Peer = std::any_of(Devices.begin(), Devices.end(),
+                                [&](const DeviceKind &D) { return !D.App && D.Type == App->Type; });
+  if (!Peer)
+    return Opened;
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    Opened[I] = Devices[I].Type == App->Type;
+  return Opened;
+}
+
+} // namespace libsplit::planner
