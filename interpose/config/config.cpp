@@ -244,8 +244,11 @@ template <> std::string formatKind<ControlKind::Overlap>(const OverlapPolicy &Va
 
 template <> std::string parseKind<ControlKind::Open>(std::string_view Text, OpenPolicy &Out) {
   const std::string Key = lower(trim(Text));
-  if (Key == "auto" || Key == "now") {
-    Out = {Key == "now" ? OpenPolicy::When::Now : OpenPolicy::When::Auto, 0.0};
+  if (Key == "auto" || Key == "now" || Key == "queued") {
+    Out = {Key == "now"      ? OpenPolicy::When::Now
+           : Key == "queued" ? OpenPolicy::When::Queued
+                             : OpenPolicy::When::Auto,
+           0.0};
     return {};
   }
   double Seconds = 0.0;
@@ -260,6 +263,8 @@ template <> std::string formatKind<ControlKind::Open>(const OpenPolicy &Value) {
   switch (Value.What) {
   case OpenPolicy::When::Auto:
     return "auto";
+  case OpenPolicy::When::Queued:
+    return "queued";
   case OpenPolicy::When::Now:
     return "now";
   case OpenPolicy::When::After:

@@ -52,10 +52,14 @@ inline constexpr std::array<std::string_view, 3> OverlapPolicyNames = {"auto", "
 
 // When a context opens the devices it splits across beyond the app's own (LIBSPLIT_OPEN): auto
 // = once the app has waited for its device a multiple of what creating its own context took (a
-// short run never pays for opening more devices); now = when the app creates the context; after
-// = once it has waited Seconds.
+// short run never pays for opening more devices); queued = auto, or once the launches it queued
+// are predicted to take that long (opening in the background, the app's launches held while the
+// app's device has work enough queued); now = when the app creates the context; after = once
+// it has waited Seconds.
 struct OpenPolicy {
-  enum class When { Auto, Now, After };
+  enum class When { Auto, Queued, Now, After };
+  // Auto and Queued: the cost-driven ways.
+  bool automatic() const { return What == When::Auto || What == When::Queued; }
   When What = When::Auto;
   double Seconds = 0.0; // After only
   bool operator==(const OpenPolicy &Other) const {

@@ -531,8 +531,12 @@ cl_int runChunked(const ChunkedLaunch &L) {
   double Items = 1.0;
   for (cl_uint D = 0; D < R.WorkDim; ++D)
     Items *= static_cast<double>(R.Global[D]);
-  if (Home.Rate > 0.0)
-    L.K->noteChunkedSecondsPerItem(static_cast<double>(L.Groups) / (Home.Rate * Items));
+  if (Home.Rate > 0.0) {
+    const double PerItem = static_cast<double>(L.Groups) / (Home.Rate * Items);
+    L.K->noteChunkedSecondsPerItem(PerItem);
+    if (Home.Chunks >= 2) // its rate from a chunk after the first (Taker::Rate)
+      L.K->noteWarmSecondsPerItem(PerItem);
+  }
   if (L.Note) {
     L.Note->Guard->observe(L.Note->Launch, L.Note->Work, Makespan);
     if (L.SeparateHardware && Home.Rate > 0.0)

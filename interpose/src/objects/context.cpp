@@ -174,8 +174,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   const config::DeviceSelection &Selected = Settings.Devices;
   const bool AllSelected = Selected.Items.size() == 1 &&
                            Selected.Items.front().What == config::DeviceSelector::Kind::All;
-  if (AllSelected && Planner.decidesFromCosts() &&
-      Settings.Open.What == config::OpenPolicy::When::Auto &&
+  if (AllSelected && Planner.decidesFromCosts() && Settings.Open.automatic() &&
       Settings.Chunk != config::ChunkPolicy::Always) {
     const cl_device_type KindMask = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
                                     CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
@@ -257,8 +256,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
                         (SavedWait >= OpenAtStartFactor * CreateSeconds && Saved.Launches > 0 &&
                          SavedWait >= LongLaunchSeconds * static_cast<double>(Saved.Launches) &&
                          !shareCores(SplitExec) && !Saved.SplitNothing);
-  if (Settings.Open.What == config::OpenPolicy::When::Auto && !SplitExec.empty() &&
-      (SavedSplit || WaitPays)) {
+  if (Settings.Open.automatic() && !SplitExec.empty() && (SavedSplit || WaitPays)) {
     Log.debug(config::DebugCategory::Split, "opening the split devices now: ",
               SavedSplit
                   ? std::string("an earlier run settled on splitting")
@@ -333,14 +331,43 @@ bool Context::openForLongLaunch(double PredictedSeconds) {
   if (OpeningStarted.load(std::memory_order_relaxed))
     return true;
   if (!OpenInBackground || SplitExec.empty() || PredictedSeconds < OpenAfterSeconds ||
-      Services.Launch.Settings.Open.What != config::OpenPolicy::When::Auto ||
-      OpeningStarted.exchange(true))
+      !Services.Launch.Settings.Open.automatic() || OpeningStarted.exchange(true))
     return OpeningStarted.load(std::memory_order_relaxed);
   Services.Launch.Log.debug(config::DebugCategory::Split,
                             "opening the split devices: a launch is predicted to take ",
                             support::formatFixed(PredictedSeconds, 3), " s");
   openInBackground();
   return true;
+}
+
+void Context::noteQueued(double PredictedSeconds) {
+  if (Services.Launch.Settings.Open.What != config::OpenPolicy::When::Queued || !OpenInBackground ||
+      SplitExec.empty() || Opened.load(std::memory_order_acquire))
+    return;
+  using Clock = std::chrono::steady_clock;
+  const auto seconds = [](Clock::time_point T) {
+    return std::chrono::duration<double>(T.time_since_epoch()).count();
+  };
+  std::unique_lock<std::mutex> Lock(OpenMutex);
+  Ahead.queued(seconds(Clock::now()), PredictedSeconds);
+  if (Ahead.total() >= OpenAfterSeconds && !OpeningStarted.exchange(true)) {
+    Services.Launch.Log.debug(config::DebugCategory::Split,
+                              "opening the split devices: the launches queued are predicted to "
+                              "take ",
+                              support::formatFixed(Ahead.total(), 3), " s");
+    Lock.unlock();
+    openInBackground();
+    Lock.lock();
+  }
+  if (!OpeningStarted.load(std::memory_order_relaxed) || Opened.load(std::memory_order_acquire))
+    return;
+  const auto HeldFrom = Clock::now();
+  const auto Until = Clock::time_point(std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(Ahead.holdUntil(seconds(HeldFrom)))));
+  OpenedChanged.wait_until(Lock, Until, [this] { return Opened.load(std::memory_order_acquire); });
+  Lock.unlock();
+  // Held, the app waited for its device.
+  noteWaited(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - HeldFrom).count());
 }
 
 void Context::openInBackground() {

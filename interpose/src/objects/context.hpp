@@ -12,6 +12,8 @@
 #include "platform.hpp"
 #include "timeline.hpp"
 
+#include "libsplit/planner/queue_ahead.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -115,6 +117,12 @@ public:
   // they are open or opening.
   bool openForLongLaunch(double PredictedSeconds);
   bool openingStarted() const { return OpeningStarted.load(std::memory_order_relaxed); }
+  // LIBSPLIT_OPEN=queued, where the split devices open in the background: a launch queued on
+  // the app's device directly, predicted to run PredictedSeconds. They open once the launches
+  // queued so far are predicted to take as long as the app would have to wait for them
+  // (openAfterSeconds); while they open, this returns only once the app's device has less than
+  // planner::QueueAhead's hold of work left, so that the launches after it can go to them.
+  void noteQueued(double PredictedSeconds);
   // The app's kernel launches so far (saved with the wait: how long its launches were).
   void countLaunch() { Launches.fetch_add(1, std::memory_order_relaxed); }
   // How long the app waits, or a launch is predicted to last, before the split devices open.
@@ -195,6 +203,7 @@ private:
   bool AwaitOpening = false; // set before Opener starts
   std::mutex OpenMutex;
   std::condition_variable OpenedChanged;
+  planner::QueueAhead Ahead; // LIBSPLIT_OPEN=queued; under OpenMutex
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
   std::mutex WatchedMutex;

@@ -94,6 +94,13 @@ public:
   void noteChunkedSecondsPerItem(double Seconds) {
     ChunkedSecondsPerItem.store(Seconds, std::memory_order_relaxed);
   }
+  // The same measured by a chunk after the launch's first (which also pays for the kernel's
+  // first use of the device); 0 where none ran: what its launches queued ahead of the app's
+  // device are predicted to take (LIBSPLIT_OPEN=queued).
+  double warmSecondsPerItem() const { return WarmSecondsPerItem.load(std::memory_order_relaxed); }
+  void noteWarmSecondsPerItem(double Seconds) {
+    WarmSecondsPerItem.store(Seconds, std::memory_order_relaxed);
+  }
   // True for the first caller only: the launch that runs first (in chunks, on the queue's
   // executor), the one the next launches wait for before their own is decided.
   bool claimFirstLaunch() { return !FirstLaunchClaimed.exchange(true, std::memory_order_relaxed); }
@@ -162,6 +169,7 @@ private:
   std::array<std::atomic<RealKernel *>, QuickDevices> QuickReal{};
   std::atomic<bool> LeftRunning{false};
   std::atomic<double> ChunkedSecondsPerItem{0.0};
+  std::atomic<double> WarmSecondsPerItem{0.0};
   std::atomic<bool> FirstLaunchClaimed{false};
   std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards;                          // under Mutex
   mutable std::vector<std::pair<cl_device_id, std::array<size_t, 3>>> RequiredSizes; // Mutex
