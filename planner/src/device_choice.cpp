@@ -8,7 +8,7 @@ std::vector<bool> openedByDefault(const std::vector<DeviceKind> &Devices) {
   std::vector<bool> Opened(Devices.size(), true);
   const auto App =
       std::find_if(Devices.begin(), Devices.end(), [](const DeviceKind &D) { return D.App; });
-  if (App == Devices.end())
+  if (App == Devices.end() || App->Host)
     return Opened;
   const bool Peer = std::any_of(Devices.begin(), Devices.end(),
                                 [&](const DeviceKind &D) { return !D.App && D.Type == App->Type; });

@@ -83,7 +83,9 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   } else {
     UnmeasuredInRow = 0;
   }
-  if (D.Launch.Measured && Unobserved++ == 0)
+  // Counted for the samples only: a settled whole launch is observed once it ran, wherever it
+  // runs; a split or a probe is waited for before the next decision.
+  if (D.Launch.Measured && M == Mode::Whole && Stage == Phase::Settled && Unobserved++ == 0)
     WaitedForTimes = 0;
   LastIssued = M;
   ++Decided;
@@ -113,13 +115,16 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     if (Split && Alone && *Split > Settings.ColdGiveUp * *Alone)
       Planned.clear();
   }
-  // A probe's second launch (the other way, warm) where its first, cold, already lost many
-  // times the budget that let the probe run (ColdGiveUp, as for a first split): not run (a
-  // first split of an FFT's butterfly, chunked and merged, took three thousand times its whole
-  // launch, thirty times its price; its repeat took more still).
+  // A probe's second launch (the other way, warm) where its first, cold, took more than
+  // ColdGiveUp times the current way and lost more than ColdGiveUp times the budget that let the
+  // probe run: not run (a first split of an FFT's butterfly, chunked and merged, took three
+  // thousand times its whole launch, thirty times its price; its repeat took more still). A
+  // cold launch within a few times the current way (a first use's module load, the data's
+  // first spread) is repeated warm, as a first split is.
   if (ProbeSpend && !Planned.empty() && Planned.front() != Current) {
     const std::optional<double> There = predict(Planned.front(), ProbeSpend->Work);
-    if (There && *There - ProbeSpend->Here > Settings.ColdGiveUp * ProbeSpend->Allowed)
+    if (There && *There > Settings.ColdGiveUp * ProbeSpend->Here &&
+        *There - ProbeSpend->Here > Settings.ColdGiveUp * ProbeSpend->Allowed)
       Planned.clear();
   }
   ProbeSpend.reset();
@@ -202,11 +207,15 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       Planned = {Other};
       return issue(Other, false, "probing the other way", Work);
     }
-    // Not within the budget yet: asked again after a doubled interval (each question may price
-    // a split, which costs that launch its full planning); not priced yet: after the same.
-    if (Priceable)
+    // Not within the budget yet, or a time not come yet: asked again after a doubled interval
+    // (each question may price a split, which costs that launch its full planning). A split
+    // never priced, asked without its bytes (a settled kernel's launches skip them): priced at
+    // the next launch (ProbeDue), then asked again.
+    const bool PriceNext = !Priceable && Here && !Bytes && Other == Mode::Split && SplitNeverRan;
+    if (!PriceNext) {
       ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
-    NextProbeCheck = LaunchesSinceProbe + ProbeInterval;
+      NextProbeCheck = LaunchesSinceProbe + ProbeInterval;
+    }
   }
   ProbeDue = LaunchesSinceProbe + 1 > NextProbeCheck;
   return issue(Current, true,
@@ -225,7 +234,7 @@ Decision SplitGuard::decideWhole(double Work) {
 }
 
 void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
-  if (Launch.Measured && Unobserved > 0)
+  if (Launch.Measured && Launch.Run == Mode::Whole && Unobserved > 0)
     --Unobserved;
   // A settled whole launch's sample: the fewer the model's surprises, the rarer the samples.
   if (Launch.Measured && !Launch.Cold && Launch.Run == Mode::Whole && Stage == Phase::Settled &&

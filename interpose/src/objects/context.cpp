@@ -180,15 +180,16 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
                                     CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
     std::vector<planner::DeviceKind> Kinds;
     for (const auto &E : Exec)
-      Kinds.push_back({static_cast<unsigned long>(E->Type & KindMask), E.get() == &primary()});
+      Kinds.push_back({static_cast<unsigned long>(E->Type & KindMask), E.get() == &primary(),
+                       (E->Type & CL_DEVICE_TYPE_CPU) != 0});
     const std::vector<bool> Opened = planner::openedByDefault(Kinds);
     for (std::size_t I = 0; I < Exec.size(); ++I)
       if (Exec[I]->Splits && !Opened[I]) {
         Exec[I]->Splits = false;
-        Services.Launch.Log.info(
-            "device ", Exec[I]->Name,
-            " is not split across: another device of the app's device's "
-            "kind is (name it in LIBSPLIT_DEVICES, as gpu,cpu, to use it too)");
+        Services.Launch.Log.once(
+            "not-opened:" + Exec[I]->Name, config::LogLevel::Info, "device ", Exec[I]->Name,
+            " is not split across: another device of the app's device's kind is (name it in "
+            "LIBSPLIT_DEVICES, as gpu,cpu, to use it too)");
       }
   }
   // A single splitting device is no split: everything then runs on the primary.
@@ -361,13 +362,11 @@ void Context::noteQueued(double PredictedSeconds) {
   }
   if (!OpeningStarted.load(std::memory_order_relaxed) || Opened.load(std::memory_order_acquire))
     return;
-  const auto HeldFrom = Clock::now();
+  // Not counted as the app's waiting: libsplit's own hold would drive the next run's opening
+  // (the warm start saves the waiting).
   const auto Until = Clock::time_point(std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(Ahead.holdUntil(seconds(HeldFrom)))));
+      std::chrono::duration<double>(Ahead.holdUntil(seconds(Clock::now())))));
   OpenedChanged.wait_until(Lock, Until, [this] { return Opened.load(std::memory_order_acquire); });
-  Lock.unlock();
-  // Held, the app waited for its device.
-  noteWaited(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - HeldFrom).count());
 }
 
 void Context::openInBackground() {

@@ -441,3 +441,53 @@ TEST_CASE("launches queued faster than they run are measured one at a time", "[p
   CHECK(MeasuredEarly <= 3); // the first launch, its repeat, then one at a time
   CHECK(Measured <= 4000 / 100 + 8);
 }
+
+TEST_CASE("a settled kernel whose split was never priced is priced, then probed",
+          "[planner][guard]") {
+  // The runtime's way: a settled whole launch goes through settledWhole/decideWhole, and
+  // decide() gets the bytes only when needsPrice(). The first launch's bytes keep it whole
+  // (its data on the app's device), the times come five launches late (queued ahead), and a
+  // split, once its data spread, runs at half the time.
+  Scenario S;
+  S.Cost = [](Mode M, bool Cold, double) { return M == Mode::Split ? (Cold ? 3e-3 : 1e-3) : 2e-3; };
+  const PricedBytes First{8388608.0, 0.0, 0.5}, Later{0.0, 0.0, 0.5};
+  SplitGuard Guard;
+  std::deque<std::pair<Ticket, int>> Pending;
+  unsigned Splits = 0;
+  for (int I = 0; I < 5000; ++I) {
+    while (!Pending.empty() && Pending.front().second <= I) {
+      Guard.observe(Pending.front().first, 1e6,
+                    S.Cost(Pending.front().first.Run, Pending.front().first.Cold, 1e6));
+      Pending.pop_front();
+    }
+    Decision D;
+    if (Guard.settledWhole(1e6))
+      D = Guard.decideWhole(1e6);
+    else
+      D = Guard.decide(1e6,
+                       Guard.needsPrice() ? std::optional(I == 0 ? First : Later) : std::nullopt);
+    if (D.Launch.Run == Mode::Split) {
+      ++Splits;
+      Guard.observe(D.Launch, 1e6, S.Cost(Mode::Split, D.Launch.Cold, 1e6)); // waited for
+    } else if (D.Launch.Measured) {
+      Pending.emplace_back(D.Launch, I + 5);
+    }
+  }
+  CHECK(Splits >= 4500);
+}
+
+TEST_CASE("a probe whose cold launch pays a first use is repeated warm", "[planner][guard]") {
+  // 2 ms whole; a split priced at about that, whose first launch pays 6.3 ms of first use (a
+  // module's load, the data's first spread: many times the probe's budget, under four whole
+  // launches) and whose later ones take 1.2 ms.
+  Scenario S;
+  S.Cost = [](Mode M, bool Cold, double) {
+    return M == Mode::Split ? (Cold ? 7.5e-3 : 1.2e-3) : 2e-3;
+  };
+  S.FirstBytes = PricedBytes{4e6, 0.0, 0.5}; // first launch whole
+  S.Priced = [](double) { return PricedBytes{6e6, 0.0, 0.5}; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e6, 400));
+  // The probe's warm repeat shows the split cheaper: from then on it splits.
+  CHECK(R.Split >= 300);
+}

@@ -11,13 +11,15 @@ namespace libsplit::planner {
 struct DeviceKind {
   unsigned long Type = 0;
   bool App = false;
+  bool Host = false; // runs on the host's cores (two such devices share them)
 };
 
 // Per device, whether it is opened. Beside another device of the app's device's kind (a second
 // GPU), a device of another kind (the CPU beside two GPUs) is not: its runtime's context and
 // compiler (PoCL's, LLVM compiling every program for it) cost a second of wall time and the
 // host's cores once the devices open, for a share of the work of a few percent. Where no such
-// peer exists (one GPU and a CPU, or two CPU runtimes) every device is opened.
+// peer exists (one GPU and a CPU), or the app's device runs on the host's cores (its peers
+// there share them: a GPU is what can help it), every device is opened.
 std::vector<bool> openedByDefault(const std::vector<DeviceKind> &Devices);
 
 } // namespace libsplit::planner
