@@ -137,8 +137,9 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   // A split never measured, priced from the whole launch's time.
   if (Bytes && Current == Mode::Whole && !Warm[0].samples() && !Cold[0].samples()) {
     if (const std::optional<double> Whole = predictions(Work).Whole) {
+      const double BytesSeconds = Bytes->Split / Settings.LinkBytesPerSecond;
       const Price Now{Bytes->SharedHardware ? 1.0 : Bytes->LargestShare,
-                      Bytes->Split / Settings.LinkBytesPerSecond + Settings.SplitFixedSeconds,
+                      BytesSeconds + Settings.SplitFixedSeconds, BytesSeconds,
                       Bytes->SharedHardware};
       if (!Priced || Priced->Share != Now.Share || Priced->ExtraSeconds != Now.ExtraSeconds ||
           Priced->Shared != Now.Shared) {
@@ -199,8 +200,23 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     // queues many at once are measured only once they ran, and a probe then was blind (a
     // 12-microsecond stencil's first split took 5 ms, an FFT's butterfly's a second).
     const bool Priceable = Here && There;
-    if (Priceable && Loss <= Settings.ProbeBudget * SecondsSinceProbe) {
-      ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe};
+    double Allowed = Settings.ProbeBudget * SecondsSinceProbe;
+    bool Affordable = Priceable && Loss <= Allowed;
+    // A first spread of the data, priced apart: the probe's loss without it within the probe
+    // budget, the spread (once) within SpreadBudget, and the split's kernels alone cheaper
+    // (its fixed cost, priced high so that no guess splits a short kernel, is what the
+    // budgeted probe measures).
+    if (Priceable && !Affordable && Other == Mode::Split && SplitNeverRan && Priced &&
+        !Priced->Shared && Priced->BytesSeconds > 0.0) {
+      const double Spread = Priced->BytesSeconds;
+      const double SpreadAllowed = Settings.SpreadBudget * SecondsSinceProbe;
+      Affordable = Priced->Share < 1.0 - Settings.SwitchGain && Spread <= SpreadAllowed &&
+                   Loss - 2.0 * Spread <= Allowed;
+      if (Affordable)
+        Allowed += SpreadAllowed;
+    }
+    if (Affordable) {
+      ProbeSpend = Spend{Work, *Here, Allowed};
       LaunchesSinceProbe = 0;
       SecondsSinceProbe = 0.0;
       ProbeInterval = NextProbeCheck = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);

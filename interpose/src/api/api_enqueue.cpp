@@ -2,6 +2,7 @@
 #include "api_common.hpp"
 
 #include "launch.hpp"
+#include "launch_parts.hpp"
 #include "memory_map.hpp"
 
 #include <array>
@@ -891,22 +892,30 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   R.Decided = decideAtCall(*Q, *K, R);
   const bool WholeSettled =
       R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
+  // What the launch is predicted to run on the app's device, from its kernel's first launch
+  // (LIBSPLIT_OPEN=queued: the app's queued work opens the split devices), whichever way it goes.
+  const double Predicted = K->warmSecondsPerItem() * workItems(R);
+  const auto noteQueued = [&](cl_int Result) {
+    if (Result == CL_SUCCESS && Predicted > 0.0 && Q->context().splitDevices().size() < 2)
+      Q->context().noteQueued(Predicted);
+    return Result;
+  };
   if (NumWait == 0) {
     cl_int Direct = CL_SUCCESS;
     if (launchDirect(*Q, *K, R, Direct))
-      return Direct;
+      return noteQueued(Direct);
   }
   // The command keeps the kernel and the queue alive until it ran.
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();
   const bool Whole = WholeSettled || runsWholeOnAppDevice(*Q, *Keep, R);
   const bool RunHere = Whole || Keep->lastLaunchLeftRunning();
-  return enqueue(
+  return noteQueued(enqueue(
       *Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
       [Keep, QueueKeep, R = std::move(R)](libsplit::Event &Done) mutable {
         return executeLaunch(*QueueKeep, *Keep, R, Done);
       },
-      CommandOrder::Free, false, RunHere, Whole);
+      CommandOrder::Free, false, RunHere, Whole));
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueTask(cl_command_queue QueueHandle, cl_kernel KernelHandle,

@@ -69,12 +69,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
     Kept = std::move(R.Args);
     return true;
   };
-  // What it is predicted to run, from its kernel's first launch (LIBSPLIT_OPEN=queued).
-  const double Predicted = K.warmSecondsPerItem() * workItems(R);
-  const bool Direct = Q.runDirect(Start, Device, Result);
-  if (Direct && Result == CL_SUCCESS && OneDevice && Predicted > 0.0)
-    C.noteQueued(Predicted);
-  return Direct;
+  return Q.runDirect(Start, Device, Result);
 }
 
 } // namespace libsplit

@@ -208,10 +208,6 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   const bool AllOpen = std::all_of(SplitExec.begin(), SplitExec.end(), [](const ExecDevice *E) {
     return E->Ready.load(std::memory_order_relaxed);
   });
-  constexpr double OpenCostFactor = 15.0;
-  OpenAfterSeconds = Settings.Open.What == config::OpenPolicy::When::After
-                         ? Settings.Open.Seconds
-                         : OpenCostFactor * CreateSeconds;
   // PoCL (5.0) deadlocks when a context of its platform is created while another thread runs a
   // command of the app's context on it (its basic device, every time: e2e.whole-placement).
   // NVIDIA's driver creates one beside launches without holding them up: a new context of the
@@ -222,6 +218,13 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
            realPlatformOf(Real, E->Real) == AppPlatform &&
            realPlatformName(Real, AppPlatform).find("NVIDIA") == std::string::npos;
   });
+  // Opened on the launching thread, the devices hold the app up for their opening; in the
+  // background they cost it only their release at exit (NVIDIA's second GPU: about half what
+  // the app's own context took), so a shorter wait pays for them there.
+  const double OpenCostFactor = OpenInBackground ? 5.0 : 15.0;
+  OpenAfterSeconds = Settings.Open.What == config::OpenPolicy::When::After
+                         ? Settings.Open.Seconds
+                         : OpenCostFactor * CreateSeconds;
   const bool OpenNow = AllOpen || SplitsEveryLaunch ||
                        Settings.Chunk == config::ChunkPolicy::Always ||
                        Settings.Open.What == config::OpenPolicy::When::Now;

@@ -491,3 +491,39 @@ TEST_CASE("a probe whose cold launch pays a first use is repeated warm", "[plann
   // The probe's warm repeat shows the split cheaper: from then on it splits.
   CHECK(R.Split >= 300);
 }
+
+TEST_CASE("a large stencil whose grid must first spread splits once the run has paid for it",
+          "[planner][guard]") {
+  // jacobi-2d-style on two GPUs opened mid-run: 1 ms whole, 0.55 ms split once each GPU holds
+  // its half; until then a split must first take 512 MiB to the second GPU (67 ms at the
+  // assumed link), far over the probe budget of any one interval.
+  Scenario S;
+  const double Spread = 536870912.0 / GuardSettings().LinkBytesPerSecond;
+  S.FirstBytes = PricedBytes{536870912.0, 0.0, 0.5};
+  S.Cost = [Spread](Mode M, bool Cold, double) {
+    return M == Mode::Split ? 0.55e-3 + (Cold ? Spread : 0.0) : 1e-3;
+  };
+  S.Inferred = [](double) { return 1e-3; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e8, 6000));
+  CHECK(R.Split >= 2000);
+  CHECK(R.Seconds <= 0.9 * R.AllWhole);
+  // Not before the run had lasted long enough for the spread to fit its budget.
+  const auto First = std::find(R.Modes.begin(), R.Modes.end(), Mode::Split) - R.Modes.begin();
+  CHECK(static_cast<double>(First) * 1e-3 * GuardSettings().SpreadBudget >= Spread);
+}
+
+TEST_CASE("a split whose bytes move every launch costs one spread probe at most",
+          "[planner][guard]") {
+  // The row-then-column matrix pair: every split moves the 1 GiB matrix again (the other kernel
+  // reads it the other way), where the priced spread says once.
+  Scenario S;
+  const double Move = 1073741824.0 / GuardSettings().LinkBytesPerSecond;
+  S.FirstBytes = PricedBytes{1073741824.0, 0.0, 0.5};
+  S.Cost = [Move](Mode M, bool, double) { return M == Mode::Split ? 2e-3 + Move : 4e-3; };
+  S.Inferred = [](double) { return 4e-3; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e8, 5000));
+  CHECK(R.Split <= 2);
+  CHECK(R.Seconds <= 1.05 * R.AllWhole);
+}

@@ -18,7 +18,8 @@
 // device alone would take (inferred from its own slice, on devices that share no hardware) is kept;
 // otherwise two launches run whole, and from then on the cheaper way runs. The other way is
 // measured again (two launches) after 16, 32, ... 1024 launches, and only when what it is predicted
-// to lose fits in ProbeBudget of the time since the last probe.
+// to lose fits in ProbeBudget of the time since the last probe; a split never measured whose
+// price is mostly its data's first spread may also spend SpreadBudget of that time on the spread.
 //
 // Pure: no OpenCL, no clock. Thread safety: none inside; the caller serializes calls.
 //
@@ -72,6 +73,12 @@ struct GuardSettings {
   unsigned FirstProbeInterval = 16;
   unsigned MaxProbeInterval = 1024;
   double ProbeBudget = 0.01;
+  // A split never measured whose price is mostly its data's first spread (a stencil's grid,
+  // held by the app's device alone when the split devices opened mid-run): the bytes priced
+  // travel once, and later splits move only what their slices share. Its probe may spend this
+  // part of the time since the last probe on them, where the split without them is priced
+  // cheaper; its warm repeat, measured, says whether they were a spread or move every launch.
+  double SpreadBudget = 0.03;
   // Settled on running whole, one launch in this many is measured; the others count at the
   // model's prediction (toward the probe budget): measuring a launch costs the host a profiled
   // event, which NVIDIA's driver charges like a second launch. Each sample the model predicted
@@ -182,6 +189,7 @@ private:
   struct Price {
     double Share = 1.0;
     double ExtraSeconds = 0.0;
+    double BytesSeconds = 0.0; // of ExtraSeconds: the bytes over the assumed link
     // Priced for devices that share hardware: a guess that may be far off (contention), so a
     // probe is budgeted as if the split took the launch's time twice over.
     bool Shared = false;
