@@ -124,7 +124,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   if (ProbeSpend && !Planned.empty() && Planned.front() != Current) {
     const std::optional<double> There = predict(Planned.front(), ProbeSpend->Work);
     if (There && *There > Settings.ColdGiveUp * ProbeSpend->Here &&
-        *There - ProbeSpend->Here > Settings.ColdGiveUp * ProbeSpend->Allowed)
+        *There - ProbeSpend->Here - ProbeSpend->Spread > Settings.ColdGiveUp * ProbeSpend->Allowed)
       Planned.clear();
   }
   ProbeSpend.reset();
@@ -200,23 +200,26 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     // queues many at once are measured only once they ran, and a probe then was blind (a
     // 12-microsecond stencil's first split took 5 ms, an FFT's butterfly's a second).
     const bool Priceable = Here && There;
-    double Allowed = Settings.ProbeBudget * SecondsSinceProbe;
+    const double Allowed = Settings.ProbeBudget * SecondsSinceProbe;
     bool Affordable = Priceable && Loss <= Allowed;
-    // A first spread of the data, priced apart: the probe's loss without it within the probe
-    // budget, the spread (once) within SpreadBudget, and the split's kernels alone cheaper
-    // (its fixed cost, priced high so that no guess splits a short kernel, is what the
-    // budgeted probe measures).
-    if (Priceable && !Affordable && Other == Mode::Split && SplitNeverRan && Priced &&
+    double Spread = 0.0;
+    // A first spread of the data, priced apart (from this launch's bytes: a price from many
+    // launches ago may predate the data's gathering back): the probe's loss without it within
+    // the probe budget, the spread there and back (a split dropped gathers its slices back)
+    // within SpreadBudget, and the split without it cheaper at the least fixed cost a split
+    // launch has (priced high elsewhere, so that no guess splits a short kernel; the budgeted
+    // probe measures it).
+    if (Priceable && !Affordable && Bytes && Other == Mode::Split && SplitNeverRan && Priced &&
         !Priced->Shared && Priced->BytesSeconds > 0.0) {
-      const double Spread = Priced->BytesSeconds;
-      const double SpreadAllowed = Settings.SpreadBudget * SecondsSinceProbe;
-      Affordable = Priced->Share < 1.0 - Settings.SwitchGain && Spread <= SpreadAllowed &&
-                   Loss - 2.0 * Spread <= Allowed;
+      const double AtLeast = *Here * Priced->Share + Settings.LeastSplitFixedSeconds;
+      Affordable = AtLeast < *Here * (1.0 - Settings.SwitchGain) &&
+                   2.0 * Priced->BytesSeconds <= Settings.SpreadBudget * SecondsSinceProbe &&
+                   Loss - 2.0 * Priced->BytesSeconds <= Allowed;
       if (Affordable)
-        Allowed += SpreadAllowed;
+        Spread = Priced->BytesSeconds;
     }
     if (Affordable) {
-      ProbeSpend = Spend{Work, *Here, Allowed};
+      ProbeSpend = Spend{Work, *Here, Allowed, Spread};
       LaunchesSinceProbe = 0;
       SecondsSinceProbe = 0.0;
       ProbeInterval = NextProbeCheck = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
@@ -227,7 +230,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     // (each question may price a split, which costs that launch its full planning). A split
     // never priced, asked without its bytes (a settled kernel's launches skip them): priced at
     // the next launch (ProbeDue), then asked again.
-    const bool PriceNext = !Priceable && Here && !Bytes && Other == Mode::Split && SplitNeverRan;
+    const bool PriceNext = !Affordable && Here && !Bytes && Other == Mode::Split && SplitNeverRan;
     if (!PriceNext) {
       ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
       NextProbeCheck = LaunchesSinceProbe + ProbeInterval;

@@ -219,12 +219,27 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
            realPlatformName(Real, AppPlatform).find("NVIDIA") == std::string::npos;
   });
   // Opened on the launching thread, the devices hold the app up for their opening; in the
-  // background they cost it only their release at exit (NVIDIA's second GPU: about half what
-  // the app's own context took), so a shorter wait pays for them there.
-  const double OpenCostFactor = OpenInBackground ? 5.0 : 15.0;
+  // background, a further device of the app's own platform costs it about its release at exit
+  // (NVIDIA's second GPU: about half what the app's own context took) and, for a run that ends
+  // while it opens, the rest of its opening: a shorter wait pays for one there. Another
+  // platform (PoCL's CPU beside a GPU) costs its runtime's start, its compiler's builds and a
+  // release of up to a second, whatever the thread.
+  std::size_t ToOpen = 0;
+  bool OwnPlatformOnly = true;
+  for (const ExecDevice *E : SplitExec)
+    if (!E->Ready.load(std::memory_order_relaxed)) {
+      ++ToOpen;
+      OwnPlatformOnly &= realPlatformOf(Real, E->Real) == AppPlatform;
+    }
+  constexpr double OpenCostFactor = 15.0, OwnPlatformFactor = 5.0;
+  const double WaitFactor =
+      OpenInBackground && OwnPlatformOnly
+          ? std::min(OpenCostFactor,
+                     OwnPlatformFactor * static_cast<double>(std::max<std::size_t>(ToOpen, 1)))
+          : OpenCostFactor;
   OpenAfterSeconds = Settings.Open.What == config::OpenPolicy::When::After
                          ? Settings.Open.Seconds
-                         : OpenCostFactor * CreateSeconds;
+                         : WaitFactor * CreateSeconds;
   const bool OpenNow = AllOpen || SplitsEveryLaunch ||
                        Settings.Chunk == config::ChunkPolicy::Always ||
                        Settings.Open.What == config::OpenPolicy::When::Now;
@@ -256,7 +271,12 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   // again for such a wait.
   constexpr double OpenAtStartFactor = 2.0;
   constexpr double LongLaunchSeconds = 2e-3;
-  const bool WaitPays = SavedWait >= OpenAfterSeconds ||
+  // (Opened at the start for every run, the devices cost each their opening in full: the wait
+  // that pays for them is the foreground's.)
+  const double SavedWaitPays = Settings.Open.What == config::OpenPolicy::When::After
+                                   ? OpenAfterSeconds
+                                   : OpenCostFactor * CreateSeconds;
+  const bool WaitPays = SavedWait >= SavedWaitPays ||
                         (SavedWait >= OpenAtStartFactor * CreateSeconds && Saved.Launches > 0 &&
                          SavedWait >= LongLaunchSeconds * static_cast<double>(Saved.Launches) &&
                          !shareCores(SplitExec) && !Saved.SplitNothing);
@@ -344,7 +364,7 @@ bool Context::openForLongLaunch(double PredictedSeconds) {
   return true;
 }
 
-void Context::noteQueued(double PredictedSeconds) {
+void Context::noteQueued(double PredictedSeconds, bool MayHold) {
   if (Services.Launch.Settings.Open.What != config::OpenPolicy::When::Queued || !OpenInBackground ||
       SplitExec.empty() || Opened.load(std::memory_order_acquire))
     return;
@@ -363,7 +383,8 @@ void Context::noteQueued(double PredictedSeconds) {
     openInBackground();
     Lock.lock();
   }
-  if (!OpeningStarted.load(std::memory_order_relaxed) || Opened.load(std::memory_order_acquire))
+  if (!MayHold || !OpeningStarted.load(std::memory_order_relaxed) ||
+      Opened.load(std::memory_order_acquire))
     return;
   // Not counted as the app's waiting: libsplit's own hold would drive the next run's opening
   // (the warm start saves the waiting).

@@ -117,12 +117,14 @@ public:
   // they are open or opening.
   bool openForLongLaunch(double PredictedSeconds);
   bool openingStarted() const { return OpeningStarted.load(std::memory_order_relaxed); }
-  // LIBSPLIT_OPEN=queued, where the split devices open in the background: a launch queued on
-  // the app's device directly, predicted to run PredictedSeconds. They open once the launches
-  // queued so far are predicted to take as long as the app would have to wait for them
-  // (openAfterSeconds); while they open, this returns only once the app's device has less than
-  // planner::QueueAhead's hold of work left, so that the launches after it can go to them.
-  void noteQueued(double PredictedSeconds);
+  // LIBSPLIT_OPEN=queued, where the split devices open in the background: a launch of the app's
+  // queued (whichever way it runs), predicted to run PredictedSeconds on the app's device. They
+  // open once the launches queued so far are predicted to take as long as the app would have to
+  // wait for them (openAfterSeconds); while they open, with MayHold (a launch that waits for no
+  // event: it starts once what was queued before it ran), this returns only once the app's
+  // device has less than planner::QueueAhead's hold of work left, so that the launches after it
+  // can go to them.
+  void noteQueued(double PredictedSeconds, bool MayHold);
   // The app's kernel launches so far (saved with the wait: how long its launches were).
   void countLaunch() { Launches.fetch_add(1, std::memory_order_relaxed); }
   // How long the app waits, or a launch is predicted to last, before the split devices open.

@@ -505,12 +505,29 @@ TEST_CASE("a large stencil whose grid must first spread splits once the run has 
   };
   S.Inferred = [](double) { return 1e-3; };
   SplitGuard Guard;
-  const Run R = run(Guard, S, repeated(1e8, 6000));
-  CHECK(R.Split >= 2000);
-  CHECK(R.Seconds <= 0.9 * R.AllWhole);
-  // Not before the run had lasted long enough for the spread to fit its budget.
+  const Run R = run(Guard, S, repeated(1e8, 12000));
+  CHECK(R.Split >= 5000);
+  CHECK(R.Seconds <= 0.85 * R.AllWhole);
+  // Not before the run had lasted long enough for the spread, there and back, to fit its budget.
   const auto First = std::find(R.Modes.begin(), R.Modes.end(), Mode::Split) - R.Modes.begin();
-  CHECK(static_cast<double>(First) * 1e-3 * GuardSettings().SpreadBudget >= Spread);
+  CHECK(static_cast<double>(First) * 1e-3 * GuardSettings().SpreadBudget >= 2.0 * Spread);
+}
+
+TEST_CASE("a spread probe whose first split overran its price is not repeated",
+          "[planner][guard]") {
+  // Priced as the stencil above, but the first split takes eight times its spread's price (an
+  // FFT-style kernel whose slices are merged by difference, its later splits five times its
+  // whole launch): its warm repeat is dropped.
+  Scenario S;
+  const double Spread = 536870912.0 / GuardSettings().LinkBytesPerSecond;
+  S.FirstBytes = PricedBytes{536870912.0, 0.0, 0.5};
+  S.Cost = [Spread](Mode M, bool Cold, double) {
+    return M == Mode::Split ? (Cold ? 8.0 * Spread : 5e-3) : 1e-3;
+  };
+  S.Inferred = [](double) { return 1e-3; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e8, 12000));
+  CHECK(R.Split == 1);
 }
 
 TEST_CASE("a split whose bytes move every launch costs one spread probe at most",
@@ -526,4 +543,20 @@ TEST_CASE("a split whose bytes move every launch costs one spread probe at most"
   const Run R = run(Guard, S, repeated(1e8, 5000));
   CHECK(R.Split <= 2);
   CHECK(R.Seconds <= 1.05 * R.AllWhole);
+}
+
+TEST_CASE("a short kernel's split is not probed sooner for its data's spread", "[planner][guard]") {
+  // jacobi-2d-style at 2048 x 2048 on two GPUs: 30 us whole, a first split of 5 ms (the grid's
+  // 8 MiB spread and the split's own costs), 1 ms warm. Its split's kernels would save 15 us, less
+  // than any split launch's fixed cost: no probe within the first 0.24 s, as before spreads were
+  // budgeted apart.
+  Scenario S;
+  S.FirstBytes = PricedBytes{8388608.0, 0.0, 0.5};
+  S.Cost = [](Mode M, bool Cold, double) {
+    return M == Mode::Split ? (Cold ? 5e-3 : 1e-3) : 30e-6;
+  };
+  S.Inferred = [](double) { return 30e-6; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(4e6, 8000));
+  CHECK(R.Split == 0);
 }

@@ -19,7 +19,7 @@
 // otherwise two launches run whole, and from then on the cheaper way runs. The other way is
 // measured again (two launches) after 16, 32, ... 1024 launches, and only when what it is predicted
 // to lose fits in ProbeBudget of the time since the last probe; a split never measured whose
-// price is mostly its data's first spread may also spend SpreadBudget of that time on the spread.
+// price is mostly bytes to move may also spend SpreadBudget of that time on them, there and back.
 //
 // Pure: no OpenCL, no clock. Thread safety: none inside; the caller serializes calls.
 //
@@ -73,12 +73,17 @@ struct GuardSettings {
   unsigned FirstProbeInterval = 16;
   unsigned MaxProbeInterval = 1024;
   double ProbeBudget = 0.01;
-  // A split never measured whose price is mostly its data's first spread (a stencil's grid,
-  // held by the app's device alone when the split devices opened mid-run): the bytes priced
-  // travel once, and later splits move only what their slices share. Its probe may spend this
-  // part of the time since the last probe on them, where the split without them is priced
-  // cheaper; its warm repeat, measured, says whether they were a spread or move every launch.
+  // A split never measured whose price is mostly bytes to move (a stencil's grid, held by the
+  // app's device alone when the split devices opened mid-run): they may travel once, later
+  // splits moving only what their slices share. Its probe may spend this part of the time since
+  // the last probe on them, there and back (a split dropped gathers its slices back), where the
+  // split without them is priced cheaper; its warm repeat, measured, says whether they were a
+  // spread or move every launch.
   double SpreadBudget = 0.03;
+  // ... and where its kernels' saving, its largest slice's part of the whole launch, passes at
+  // least this fixed cost of a split launch (the least measured: two GPUs of one platform): a
+  // short kernel's split is not probed sooner for its data.
+  double LeastSplitFixedSeconds = 0.1e-3;
   // Settled on running whole, one launch in this many is measured; the others count at the
   // model's prediction (toward the probe budget): measuring a launch costs the host a profiled
   // event, which NVIDIA's driver charges like a second launch. Each sample the model predicted
@@ -202,6 +207,7 @@ private:
     double Work = 0.0;
     double Here = 0.0;
     double Allowed = 0.0;
+    double Spread = 0.0; // the data's first spread it was let spend beyond Allowed
   };
   std::optional<Spend> ProbeSpend;
 };
