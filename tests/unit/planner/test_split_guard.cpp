@@ -492,25 +492,37 @@ TEST_CASE("a probe whose cold launch pays a first use is repeated warm", "[plann
   CHECK(R.Split >= 300);
 }
 
-TEST_CASE("a large stencil whose grid must first spread splits once the run has paid for it",
-          "[planner][guard]") {
-  // jacobi-2d-style on two GPUs opened mid-run: 1 ms whole, 0.55 ms split once each GPU holds
-  // its half; until then a split must first take 512 MiB to the second GPU (67 ms at the
-  // assumed link), far over the probe budget of any one interval.
+namespace {
+
+// A 1 ms kernel on two GPUs opened mid-run, its 512 MiB grid on the app's GPU alone: a split's
+// first launch takes ColdSplit, its later ones WarmSplit.
+constexpr double GridBytes = 536870912.0;
+const double GridSpread = GridBytes / GuardSettings().LinkBytesPerSecond;
+
+Run runGridSpread(double ColdSplit, double WarmSplit) {
   Scenario S;
-  const double Spread = 536870912.0 / GuardSettings().LinkBytesPerSecond;
-  S.FirstBytes = PricedBytes{536870912.0, 0.0, 0.5};
-  S.Cost = [Spread](Mode M, bool Cold, double) {
-    return M == Mode::Split ? 0.55e-3 + (Cold ? Spread : 0.0) : 1e-3;
+  S.FirstBytes = PricedBytes{GridBytes, 0.0, 0.5};
+  S.Cost = [=](Mode M, bool Cold, double) {
+    return M == Mode::Split ? (Cold ? ColdSplit : WarmSplit) : 1e-3;
   };
   S.Inferred = [](double) { return 1e-3; };
   SplitGuard Guard;
-  const Run R = run(Guard, S, repeated(1e8, 12000));
+  return run(Guard, S, repeated(1e8, 12000));
+}
+
+} // namespace
+
+TEST_CASE("a large stencil whose grid must first spread splits once the run has paid for it",
+          "[planner][guard]") {
+  // jacobi-2d-style: 0.55 ms split once each GPU holds its half; until then a split must first
+  // take the grid's half to the second GPU (67 ms at the assumed link), far over the probe
+  // budget of any one interval.
+  const Run R = runGridSpread(0.55e-3 + GridSpread, 0.55e-3);
   CHECK(R.Split >= 5000);
   CHECK(R.Seconds <= 0.85 * R.AllWhole);
   // Not before the run had lasted long enough for the spread, there and back, to fit its budget.
   const auto First = std::find(R.Modes.begin(), R.Modes.end(), Mode::Split) - R.Modes.begin();
-  CHECK(static_cast<double>(First) * 1e-3 * GuardSettings().SpreadBudget >= 2.0 * Spread);
+  CHECK(static_cast<double>(First) * 1e-3 * GuardSettings().SpreadBudget >= 2.0 * GridSpread);
 }
 
 TEST_CASE("a spread probe whose first split overran its price is not repeated",
@@ -518,15 +530,7 @@ TEST_CASE("a spread probe whose first split overran its price is not repeated",
   // Priced as the stencil above, but the first split takes eight times its spread's price (an
   // FFT-style kernel whose slices are merged by difference, its later splits five times its
   // whole launch): its warm repeat is dropped.
-  Scenario S;
-  const double Spread = 536870912.0 / GuardSettings().LinkBytesPerSecond;
-  S.FirstBytes = PricedBytes{536870912.0, 0.0, 0.5};
-  S.Cost = [Spread](Mode M, bool Cold, double) {
-    return M == Mode::Split ? (Cold ? 8.0 * Spread : 5e-3) : 1e-3;
-  };
-  S.Inferred = [](double) { return 1e-3; };
-  SplitGuard Guard;
-  const Run R = run(Guard, S, repeated(1e8, 12000));
+  const Run R = runGridSpread(8.0 * GridSpread, 5e-3);
   CHECK(R.Split == 1);
 }
 
