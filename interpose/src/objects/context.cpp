@@ -8,6 +8,7 @@
 
 #include "libsplit/balancer/split.hpp"
 #include "libsplit/planner/device_choice.hpp"
+#include "libsplit/planner/open_wait.hpp"
 
 #include "libsplit/support/text.hpp"
 
@@ -218,12 +219,6 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
            realPlatformOf(Real, E->Real) == AppPlatform &&
            realPlatformName(Real, AppPlatform).find("NVIDIA") == std::string::npos;
   });
-  // Opened on the launching thread, the devices hold the app up for their opening; in the
-  // background, a further device of the app's own platform costs it about its release at exit
-  // (NVIDIA's second GPU: about half what the app's own context took) and, for a run that ends
-  // while it opens, the rest of its opening: a shorter wait pays for one there. Another
-  // platform (PoCL's CPU beside a GPU) costs its runtime's start, its compiler's builds and a
-  // release of up to a second, whatever the thread.
   std::size_t ToOpen = 0;
   bool OwnPlatformOnly = true;
   for (const ExecDevice *E : SplitExec)
@@ -231,15 +226,10 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
       ++ToOpen;
       OwnPlatformOnly &= realPlatformOf(Real, E->Real) == AppPlatform;
     }
-  constexpr double OpenCostFactor = 15.0, OwnPlatformFactor = 5.0;
-  const double WaitFactor =
-      OpenInBackground && OwnPlatformOnly
-          ? std::min(OpenCostFactor,
-                     OwnPlatformFactor * static_cast<double>(std::max<std::size_t>(ToOpen, 1)))
-          : OpenCostFactor;
-  OpenAfterSeconds = Settings.Open.What == config::OpenPolicy::When::After
-                         ? Settings.Open.Seconds
-                         : WaitFactor * CreateSeconds;
+  OpenAfterSeconds =
+      Settings.Open.What == config::OpenPolicy::When::After
+          ? Settings.Open.Seconds
+          : planner::openWaitFactor(OpenInBackground, OwnPlatformOnly, ToOpen) * CreateSeconds;
   const bool OpenNow = AllOpen || SplitsEveryLaunch ||
                        Settings.Chunk == config::ChunkPolicy::Always ||
                        Settings.Open.What == config::OpenPolicy::When::Now;
@@ -271,11 +261,9 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   // again for such a wait.
   constexpr double OpenAtStartFactor = 2.0;
   constexpr double LongLaunchSeconds = 2e-3;
-  // (Opened at the start for every run, the devices cost each their opening in full: the wait
-  // that pays for them is the foreground's.)
   const double SavedWaitPays = Settings.Open.What == config::OpenPolicy::When::After
                                    ? OpenAfterSeconds
-                                   : OpenCostFactor * CreateSeconds;
+                                   : planner::openAtCreationWaitFactor() * CreateSeconds;
   const bool WaitPays = SavedWait >= SavedWaitPays ||
                         (SavedWait >= OpenAtStartFactor * CreateSeconds && Saved.Launches > 0 &&
                          SavedWait >= LongLaunchSeconds * static_cast<double>(Saved.Launches) &&

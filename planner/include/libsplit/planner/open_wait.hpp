@@ -1,0 +1,21 @@
+// How long an app waits for its device before the split devices open (LIBSPLIT_OPEN=auto), as
+// a multiple of what creating the app's own context took.
+#pragma once
+
+#include <cstddef>
+
+namespace libsplit::planner {
+
+// Opened on the app's thread, the devices hold the app up for their opening, and another
+// platform (PoCL's CPU beside a GPU) costs its runtime's start, its compiler's builds and a
+// release of up to a second: 15 times. Further devices of the app's own platform opened in the
+// background (NVIDIA's GPUs) cost the app about their release at exit (about half what its own
+// context took, each) and, for a run that ends while they open, the rest of their opening:
+// 5 times per device to open, at most 15.
+double openWaitFactor(bool InBackground, bool AppPlatformOnly, std::size_t DevicesToOpen);
+
+// What an earlier run must have waited for the warm start to open the devices with the context:
+// opened then, they cost every later run their whole opening, as on the app's thread.
+double openAtCreationWaitFactor();
+
+} // namespace libsplit::planner
