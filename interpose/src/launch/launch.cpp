@@ -12,6 +12,8 @@
 #include "probe_price.hpp"
 #include "whole_launch.hpp"
 
+#include "libsplit/support/text.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -299,9 +301,16 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     } else if (NotOpenYet) {
       K.noteChunkedSecondsPerItem(-1.0); // cannot split: its launches go the direct way
     }
-    return L.unsplit(NotOpenYet
-                         ? std::string_view("the split devices are not open yet (LIBSPLIT_OPEN)")
-                         : std::string_view("fewer than two devices"));
+    if (!NotOpenYet)
+      return L.unsplit("fewer than two devices");
+    // What the summary says of it: how far the run was from opening them.
+    if (!S.Recorder.wanted())
+      return L.unsplit("the split devices are not open yet (LIBSPLIT_OPEN)");
+    return L.unsplit("the split devices are not open yet (LIBSPLIT_OPEN: they open once the app "
+                     "has waited " +
+                     support::formatFixed(C.openAfterSeconds(), 3) +
+                     " s for its device; it had waited " +
+                     support::formatFixed(C.waitedSeconds(), 3) + " s)");
   }
   if (!Facts)
     return L.unsplit(Why, true);

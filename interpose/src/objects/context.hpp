@@ -129,6 +129,8 @@ public:
   void countLaunch() { Launches.fetch_add(1, std::memory_order_relaxed); }
   // How long the app waits, or a launch is predicted to last, before the split devices open.
   double openAfterSeconds() const { return OpenAfterSeconds; }
+  // How long the app has waited for its devices so far (what openAfterSeconds is set against).
+  double waitedSeconds() const;
   // The split devices may open while a launch runs (on another thread, beside it).
   bool opensInBackground() const { return OpenInBackground; }
   // Whether its launches may run in chunks while its split devices open (LIBSPLIT_CHUNK auto,
@@ -178,7 +180,6 @@ private:
   // The app waited Ns for its devices (AppWait). The devices open at a launch, not here: a wait
   // that ends the run (its last read) would open them for nothing.
   void noteWaited(std::int64_t Ns);
-  double waitedSeconds() const;
   // Creates the real contexts, queues and workers of the split devices not open yet (one real
   // context per platform), then publishes splitDevices(). A device that fails is left out.
   void openSplitDevices();
