@@ -19,7 +19,8 @@
 # pipelining) and, from the same trace, how many of its launches were the balancer's probes.
 #
 #   LIST=bench/gpu/whole-runs.txt DEVICES=all bench/gpu/whole_runs.sh > runs.csv
-# LIST lines: app | arguments (blank lines and # comments skipped).
+# LIST lines: app | arguments (blank lines and # comments skipped). STOP_AFTER=S: no app starts
+# once the script has run S seconds (a device call's limit then cuts no app's rows short).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 pack=${PACK:-$root/build-gpu}
@@ -39,6 +40,12 @@ trace=$(mktemp)
 while IFS='|' read -r app args; do
   app=$(echo "$app" | tr -d ' ')
   [[ "$app" =~ ^[a-z] ]] || continue
+  # A device call ends at its limit, the rows of the app it cut short lost: STOP_AFTER seconds
+  # from the script's start, no further app begins (what ran stays, and says where it stopped).
+  if [ -n "${STOP_AFTER:-}" ] && [ "$SECONDS" -ge "$STOP_AFTER" ]; then
+    echo "# stopped before $app $args: STOP_AFTER=$STOP_AFTER s reached" >&2
+    break
+  fi
   read -ra argv <<<"$args"
   # Warm the compilers' caches (NVIDIA's and libsplit's), as a user's second run would find them.
   "$pack/bench/apps/$app" --device "$gpu" "${argv[@]}" >/dev/null 2>&1
