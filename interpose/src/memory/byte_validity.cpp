@@ -31,21 +31,30 @@ bool ByteValidity::wholeOn(std::size_t Device, std::size_t Begin, std::size_t En
 }
 
 bool ByteValidity::onlyOn(std::size_t Device, std::size_t Begin, std::size_t End) const {
+  if (OnlyOnKnown && OnlyOnKnown->Device == Device && OnlyOnKnown->Begin <= Begin &&
+      End <= OnlyOnKnown->End)
+    return true;
   if (!EverWritten || Host.intersects(Begin, End))
     return false;
   for (std::size_t D = 0; D < Devices.size(); ++D)
     if (D == Device ? !Devices[D].contains(Begin, End) : Devices[D].intersects(Begin, End))
       return false;
+  OnlyOnKnown = OnlyOnAnswer{Device, Begin, End};
   return true;
 }
 
 void ByteValidity::markValidOn(std::size_t Device, const RangeSet &Ranges) {
+  OnlyOnKnown.reset();
   Devices[Device].add(Ranges);
 }
 
-void ByteValidity::markValidOnHost(const RangeSet &Ranges) { Host.add(Ranges); }
+void ByteValidity::markValidOnHost(const RangeSet &Ranges) {
+  OnlyOnKnown.reset();
+  Host.add(Ranges);
+}
 
 void ByteValidity::wroteOn(std::size_t Device, const RangeSet &Ranges) {
+  OnlyOnKnown.reset();
   EverWritten = true;
   Host.subtract(Ranges);
   for (std::size_t D = 0; D < Devices.size(); ++D)
@@ -56,6 +65,7 @@ void ByteValidity::wroteOn(std::size_t Device, const RangeSet &Ranges) {
 }
 
 void ByteValidity::wroteOnHost(const RangeSet &Ranges) {
+  OnlyOnKnown.reset();
   EverWritten = true;
   Host.add(Ranges);
   for (RangeSet &Valid : Devices)

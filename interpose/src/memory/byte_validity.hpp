@@ -6,6 +6,7 @@
 #include "range_set.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace libsplit {
@@ -43,6 +44,12 @@ private:
   RangeSet Host;
   std::vector<RangeSet> Devices;
   bool EverWritten = false;
+  // The last range onlyOn found on one device alone, until anything changes: a loop of launches
+  // that write a buffer on the app's device asks the same question at every launch.
+  struct OnlyOnAnswer {
+    std::size_t Device, Begin, End;
+  };
+  mutable std::optional<OnlyOnAnswer> OnlyOnKnown;
 };
 
 } // namespace libsplit

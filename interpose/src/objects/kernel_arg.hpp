@@ -17,6 +17,25 @@ namespace libsplit {
 class ArgBytes {
 public:
   static constexpr std::size_t InlineBytes = 32;
+  ArgBytes() = default;
+  // A copy touches the heap part only where the bytes are there (a launch's snapshot copies
+  // every scalar argument: an empty vector's copy cost more than the bytes).
+  ArgBytes(const ArgBytes &Other) : Count(Other.Count), Inline(Other.Inline) {
+    if (Other.Count > InlineBytes)
+      Heap = Other.Heap;
+  }
+  ArgBytes &operator=(const ArgBytes &Other) {
+    Count = Other.Count;
+    Inline = Other.Inline;
+    if (Other.Count > InlineBytes)
+      Heap = Other.Heap;
+    else if (!Heap.empty())
+      Heap.clear();
+    return *this;
+  }
+  ArgBytes(ArgBytes &&) = default;
+  ArgBytes &operator=(ArgBytes &&) = default;
+  ~ArgBytes() = default;
   void assign(const std::uint8_t *Begin, const std::uint8_t *End);
   const std::uint8_t *data() const { return Count <= InlineBytes ? Inline.data() : Heap.data(); }
   std::size_t size() const { return Count; }

@@ -81,13 +81,20 @@ TEST_CASE("validity follows random copies and writes exactly", "[validity]") {
         for (std::size_t B = 0; B < Bytes; ++B)
           REQUIRE(Missing.contains(B, B + 1) == !Model[P][B]);
       }
-      // onlyOn agrees with the model for a random range of each device.
-      for (std::size_t D = 0; D < Devices; ++D) {
+      // onlyOn agrees with the model for the step's range, a range asked at every step of the
+      // round (an answer remembered from before this step's change must not stand) and a part
+      // of it (asked right after the whole: remembered), on each device.
+      auto only = [&](std::size_t D, std::size_t From, std::size_t To) {
         bool Only = true;
-        for (std::size_t B = Begin; B < End; ++B)
+        for (std::size_t B = From; B < To; ++B)
           for (std::size_t P = 0; P <= Devices; ++P)
             Only = Only && Model[P][B] == (P == D);
-        REQUIRE(V.onlyOn(D, Begin, End) == (Only && V.everWritten()));
+        return Only && V.everWritten();
+      };
+      for (std::size_t D = 0; D < Devices; ++D) {
+        REQUIRE(V.onlyOn(D, Begin, End) == only(D, Begin, End));
+        REQUIRE(V.onlyOn(D, Bytes / 4, Bytes / 2) == only(D, Bytes / 4, Bytes / 2));
+        REQUIRE(V.onlyOn(D, Bytes / 4 + 8, Bytes / 2 - 8) == only(D, Bytes / 4 + 8, Bytes / 2 - 8));
       }
     }
   }
