@@ -230,7 +230,11 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     // (each question may price a split, which costs that launch its full planning). A split
     // never priced, asked without its bytes (a settled kernel's launches skip them): priced at
     // the next launch (ProbeDue), then asked again.
-    const bool PriceNext = !Affordable && Here && !Bytes && Other == Mode::Split && SplitNeverRan;
+    // So is a split whose spread rule above needs this launch's bytes (and only such a split:
+    // pricing costs a launch its full planning).
+    const bool SpreadUnpriced = Priced && !Priced->Shared && Priced->BytesSeconds > 0.0;
+    const bool PriceNext = !Affordable && (!Priceable || SpreadUnpriced) && Here && !Bytes &&
+                           Other == Mode::Split && SplitNeverRan;
     if (!PriceNext) {
       ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
       NextProbeCheck = LaunchesSinceProbe + ProbeInterval;
