@@ -39,6 +39,10 @@ std::size_t saturatingGroups(std::size_t Resident, const std::vector<ChunkSample
   return Throughput ? std::min(Resident, First.End - First.First) : Resident;
 }
 
+bool firstLaunchInChunks(double SecondsAhead, const ChunkSettings &Settings) {
+  return SecondsAhead <= Settings.MostSecondsAhead; // NaN (unknown) too: not in chunks
+}
+
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings) {
   return std::clamp<std::size_t>(Groups / std::max<std::size_t>(Settings.FirstChunkDivisor, 1), 1,
                                  std::max<std::size_t>(Groups, 1));

@@ -44,12 +44,16 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
     std::lock_guard<std::mutex> DataLock(C.dataLock());
     // Every byte already on the device (or never written): nothing moves.
     bool Unwritten = false; // a buffer never written, not valid there yet
-    for (const KernelArg &A : R.Args)
-      if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index)) {
+    for (const KernelArg &A : R.Args) {
+      if (A.What != KernelArg::Kind::Buffer)
+        continue;
+      A.Mem->usedOn(Device);
+      if (!A.Mem->wholeValidOn(Device.Index)) {
         if (!A.Mem->neverWritten())
           return false;
         Unwritten = true;
       }
+    }
     if (Unwritten)
       for (const KernelArg &A : R.Args)
         if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index))

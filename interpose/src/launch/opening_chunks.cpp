@@ -2,10 +2,39 @@
 
 #include "launch_parts.hpp"
 #include "launch_plan.hpp"
+#include "whole_launch.hpp"
+
+#include "libsplit/planner/chunking.hpp"
+#include "libsplit/planner/split_guard.hpp"
+
+#include <algorithm>
+#include <limits>
 
 namespace libsplit {
 
-std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest &Request,
+namespace {
+
+// Whether the app's thread, waiting for a first chunk, would wait for little work queued before
+// it on the app's device (planner::firstLaunchInChunks): none of the app's commands left
+// unfinished, and few bytes that the driver still has to upload there for the launch's buffers.
+bool firstChunkWaitsLittle(Queue &Q, const LaunchRequest &R) {
+  if (Q.unfinishedLeft())
+    return planner::firstLaunchInChunks(std::numeric_limits<double>::infinity(), {});
+  const int Home = static_cast<int>(Q.exec().Index);
+  std::vector<const Buffer *> Counted;
+  double Bytes = 0.0;
+  for (const KernelArg &A : R.Args)
+    if (A.What == KernelArg::Kind::Buffer && A.Mem->initialUploadOwedOn() == Home &&
+        std::find(Counted.begin(), Counted.end(), &A.Mem->root()) == Counted.end()) {
+      Counted.push_back(&A.Mem->root());
+      Bytes += static_cast<double>(A.Mem->root().size());
+    }
+  return planner::firstLaunchInChunks(Bytes / planner::GuardSettings{}.LinkBytesPerSecond, {});
+}
+
+} // namespace
+
+std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, LaunchRequest &Request,
                                         const CompiledKernel &Facts, bool Fail) {
   Context &C = Q.context();
   ExecDevice &Home = Q.exec();
@@ -36,6 +65,21 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest
   const std::optional<SplitShape> Shape = shapeOf(Facts, R, servicesOf(K).Settings, Why, Movable);
   if (!Shape || !Shape->DisjointWrites)
     return never();
+  if (PerItem == 0.0 && !firstChunkWaitsLittle(Q, Request)) {
+    // It runs whole, as natively, left running and not waited for (a wait for its event, or for
+    // its profiled time, spins in NVIDIA's driver beside the app's next launches); its kernel
+    // stays unmeasured, its next launches direct.
+    servicesOf(K).Log.once("whole-behind:" + K.name(), config::LogLevel::Info, "kernel ", K.name(),
+                           " runs whole while the split devices are not open, not in ",
+                           "chunks: work queued before it on ", Home.Name,
+                           " would hold the app's thread");
+    Queue *Pipeline = Q.canFinishLater() ? &Q : nullptr;
+    K.noteLaunchLeftRunning(Pipeline != nullptr);
+    return runWhole(K, Request, Home,
+                    "the split devices are not open yet (LIBSPLIT_OPEN), and work queued before "
+                    "it kept it from running in chunks",
+                    Pipeline, Fail, false, std::string());
+  }
   ChunkedLaunch L = chunkedLaunch(Q, K, R, Facts, *Shape, Home, Fail, recordOf(K, Request));
   auto able = [&K, &R, &C] {
     std::vector<ExecDevice *> Able;

@@ -13,7 +13,9 @@ namespace libsplit {
 // so does a later one measured to last that long. Null where the launch runs whole as natively.
 // Only launches with nothing to merge: a merge needs the host's copy of every written buffer
 // before the first chunk, which a launch that stays on the app's device would pay for nothing.
-std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, const LaunchRequest &Request,
+// A kernel's first launch behind more than a little work queued on the app's device runs whole
+// there instead, left running (planner::firstLaunchInChunks); the kernel stays unmeasured.
+std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, LaunchRequest &Request,
                                         const CompiledKernel &Facts, bool Fail);
 
 // Whether launches of this size may run in chunks while the split devices open

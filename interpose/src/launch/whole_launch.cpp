@@ -61,7 +61,9 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   const auto Start = Clock::now();
   std::vector<std::pair<Buffer *, RangeSet>> Missing;
   std::uint64_t BytesIn = 0;
-  for (const KernelArg &A : R.Args)
+  for (const KernelArg &A : R.Args) {
+    if (A.What == KernelArg::Kind::Buffer)
+      A.Mem->usedOn(Device);
     if (A.What == KernelArg::Kind::Buffer && !A.Mem->wholeValidOn(Device.Index)) {
       const auto Planned = Regions ? Regions->find(&A.Mem->root())
                                    : std::map<Buffer *, BufferPlan>::const_iterator();
@@ -81,6 +83,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
       BytesIn += Lacking.totalBytes();
       Missing.emplace_back(Regions ? Planned->first : A.Mem.get(), std::move(Lacking));
     }
+  }
   // What only another device of its real context holds comes from there (peer_copies.hpp): a
   // launch back on the app's device after splits takes the other slices' bytes without the
   // host waiting for them.

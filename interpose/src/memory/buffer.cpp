@@ -73,7 +73,15 @@ bool Buffer::initializeCopied(ExecDevice &Device, const void *Source) {
       return false;
   }
   wroteOn(Device.Index, RangeSet(0, Size));
+  if (!(Device.Type & CL_DEVICE_TYPE_CPU))
+    InitialUploadOwedOn.store(static_cast<int>(Device.Index), std::memory_order_relaxed);
   return true;
+}
+
+void Buffer::usedOn(const ExecDevice &Device) {
+  std::atomic<int> &Owed = root().InitialUploadOwedOn;
+  if (Owed.load(std::memory_order_relaxed) == static_cast<int>(Device.Index))
+    Owed.store(-1, std::memory_order_relaxed);
 }
 
 cl_mem Buffer::realOn(ExecDevice &Device, cl_int &Error) {

@@ -54,6 +54,15 @@ public:
   // than a write of the same bytes into an empty buffer). False when the real call fails: the
   // caller then initializes and writes as for any buffer.
   bool initializeCopied(ExecDevice &Device, const void *Source);
+  // Made so on a device that is not a CPU, the buffer's first command there may wait for the
+  // driver's upload of those bytes (NVIDIA's sends them at the buffer's first use, in the queue
+  // of that use): the index of that device until a launch there used the buffer, else -1. A
+  // launch that would wait for that upload on the app's thread runs whole instead
+  // (planner::firstLaunchInChunks). Root buffers.
+  int initialUploadOwedOn() const {
+    return root().InitialUploadOwedOn.load(std::memory_order_relaxed);
+  }
+  void usedOn(const ExecDevice &Device);
 
   // Root buffers: the byte at which the second device's writes began in the last two-device
   // split launch that wrote the buffer without a merge, if any: where its data is divided
@@ -76,6 +85,7 @@ public:
   Buffer *parent() const { return Parent.get(); }
   size_t origin() const { return Origin; }
   Buffer &root() { return Parent ? Parent->root() : *this; }
+  const Buffer &root() const { return Parent ? Parent->root() : *this; }
   size_t rootOffset() const { return Parent ? Parent->rootOffset() + Origin : 0; }
 
   // This buffer's real object on a device (created on first use); null with Error set when the
@@ -220,8 +230,9 @@ private:
   size_t Size;
   size_t Origin = 0;
   void *HostPtr = nullptr;
-  bool StaysOnAppDevice = false;        // root buffers: see staysOnAppDevice
-  std::optional<std::size_t> SplitEdge; // root buffers: see splitEdge
+  bool StaysOnAppDevice = false;            // root buffers: see staysOnAppDevice
+  std::atomic<int> InitialUploadOwedOn{-1}; // root buffers: see initialUploadOwedOn
+  std::optional<std::size_t> SplitEdge;     // root buffers: see splitEdge
   const void *SplitEdgeBy = nullptr;
 
   std::mutex Mutex;         // guards Real and Staging creation

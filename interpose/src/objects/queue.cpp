@@ -238,6 +238,11 @@ bool Queue::idle() {
   return Pending.empty();
 }
 
+bool Queue::unfinishedLeft() {
+  std::lock_guard<std::mutex> Lock(State->Mutex);
+  return !State->Later.empty();
+}
+
 namespace {
 // Real events of unfinished commands, held while a thread waits for them: whoever completes
 // those commands releases its own references meanwhile.

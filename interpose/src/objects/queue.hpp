@@ -73,6 +73,9 @@ public:
   void finishHere(const Event *Until);
   // Every command enqueued so far has finished.
   bool idle();
+  // Commands enqueued before the calling command body (or before the app's next one) are left
+  // unfinished: device work of theirs may still run ahead of what it enqueues.
+  bool unfinishedLeft();
   // The app asked for the status of one of its unfinished commands' events, or for a callback on
   // one: the commands enqueued so far complete as soon as they end, without gathering with later
   // launches (an app that polls its kernel's event waited for the gathering to end each time).

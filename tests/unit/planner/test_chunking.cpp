@@ -75,6 +75,24 @@ TEST_CASE("a long launch is known to be long before its first chunk ends", "[pla
   CHECK(restSecondsAtLeast(15328, 0, 1.0) == 0.0);
 }
 
+TEST_CASE("a first launch runs in chunks only behind little queued work", "[planner][chunking]") {
+  const ChunkSettings Settings;
+  const double LinkBytesPerSecond = 8e9;
+  // A 1-D stencil's first launch behind its two 4 MB lines' first upload (NVIDIA's driver
+  // sends a CL_MEM_COPY_HOST_PTR buffer's contents at its first use): about 1 ms whole.
+  CHECK_FALSE(firstLaunchInChunks(2.0 * 4e6 / LinkBytesPerSecond, Settings));
+  // EP's output slots, 0.9 MB: its one long launch still runs in chunks.
+  CHECK(firstLaunchInChunks(0.9e6 / LinkBytesPerSecond, Settings));
+  CHECK(firstLaunchInChunks(0.0, Settings));
+  // Commands of the app's queue still unfinished: how long they take is not known.
+  CHECK_FALSE(firstLaunchInChunks(std::numeric_limits<double>::infinity(), Settings));
+  CHECK_FALSE(firstLaunchInChunks(std::numeric_limits<double>::quiet_NaN(), Settings));
+  // The bound is a setting.
+  ChunkSettings Patient;
+  Patient.MostSecondsAhead = 5e-3;
+  CHECK(firstLaunchInChunks(2.0 * 4e6 / LinkBytesPerSecond, Patient));
+}
+
 TEST_CASE("chunks shrink to what keeps the device at its rate", "[planner][chunking]") {
   // An arithmetic loop (the triangular kernel on an H200): a quarter of what the GPU holds at
   // once, then four times as many work-groups in 3.2 times as long: its rate at 1,056.

@@ -29,6 +29,10 @@ struct ChunkSettings {
   // A chunk lasts at least this long at its device's rate: each chunk costs a launch and a wait,
   // which chunks shorter than this would show.
   double FloorSeconds = 2e-3;
+  // A kernel's first launch waits for its first chunk behind at most this much work queued on
+  // the app's device before it (firstLaunchInChunks): about what that chunk's own launch and
+  // wait cost the app's thread.
+  double MostSecondsAhead = 0.5e-3;
 };
 
 // Work-groups of a device's next chunk (1 to Remaining): Remaining times Rate over Divisor
@@ -38,6 +42,15 @@ struct ChunkSettings {
 // about the time of a full one: chunks no smaller than that keep its measured rate true.)
 std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate,
                             const ChunkSettings &Settings, std::size_t MinGroups = 1);
+
+// Whether a kernel's first launch, nothing measured of it, runs in chunks on the app's device
+// while the split devices are not open. The app's thread waits for its first chunk, which waits
+// for the work queued on the device before it (SecondsAhead; infinite where not known: commands
+// of the app's queue still unfinished). Natively that thread queues its next launches meanwhile,
+// so a run of short launches would lose that wait whole (a 1-D stencil's first launch behind
+// the first upload of its buffers): beyond Settings.MostSecondsAhead the launch runs whole, as
+// natively, and its profiled time gives the kernel's rate instead.
+bool firstLaunchInChunks(double SecondsAhead, const ChunkSettings &Settings);
 
 // The app's device's first chunk of a launch of Groups work-groups, nothing measured.
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings);
