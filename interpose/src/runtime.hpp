@@ -91,6 +91,7 @@ private:
   BackgroundWork Background;
   KernelEnqueueLocks EnqueueLocks;
   DeviceObjects AppDeviceObjects;
+  QueueSerials Queues;
   std::unique_ptr<LaunchBalancer> Balance;
   std::unique_ptr<LaunchPlanner> Planner;
   std::unique_ptr<RunRecorder> Recorder;
@@ -101,8 +102,8 @@ private:
   MemoryServices Memory{Backend, Deferred, Settings.Defer, Live, *Recorder, *Spans, Logger};
   LaunchFailures Failures{Settings.FailLaunch};
   LaunchServices Launch{Settings, Logger, *Balance, *Planner, *Recorder, *Spans, Backend, Failures};
-  ContextServices Objects{Real,      Memory,     Launch,       SplitDevices,
-                          Platforms, Background, EnqueueLocks, AppDeviceObjects};
+  ContextServices Objects{Real,       Memory,       Launch,           SplitDevices, Platforms,
+                          Background, EnqueueLocks, AppDeviceObjects, Queues};
 };
 
 Runtime &runtime();

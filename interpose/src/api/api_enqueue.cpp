@@ -845,8 +845,11 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   LIBSPLIT_CHECK(&K->program().context() != &Q->context(), CL_INVALID_CONTEXT);
   LIBSPLIT_CHECK(WorkDim < 1 || WorkDim > 3, CL_INVALID_WORK_DIMENSION);
   LaunchRequest R;
-  const Kernel::LaunchView View = K->viewForLaunch(Q->exec().Real, R.Args);
+  // Without an event or a wait list, the launch may repeat the kernel's last one (launchRepeat).
+  Kernel::LaunchView View =
+      K->viewForLaunch(Q->exec().Real, R.Args, NumWait == 0 && !Event ? Q->serial() : 0);
   LIBSPLIT_CHECK(!View.AllSet, CL_INVALID_KERNEL_ARGS);
+  R.ArgsGeneration = View.ArgsGeneration;
   Q->context().countLaunch();
   // Since OpenCL 2.1 an empty NDRange (NULL or a zero size) is a no-op, before that an error.
   bool Empty = !GlobalSize;
@@ -885,13 +888,6 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   R.RegionMemo = K->regionMemo().get();
   if (RT.timeline().enabled())
     R.Called = Timeline::Call{callingThreadTrack(), std::chrono::steady_clock::now()};
-  LIBSPLIT_CHECK(!View.ArgsAlive, CL_INVALID_MEM_OBJECT);
-  Q->context().absorbHostChanges(R.Args);
-  Q->context().noteLaunch(false);
-  // Decided whole and settled, the launch leaves its kernel running whatever the last one did.
-  R.Decided = decideAtCall(*Q, *K, R);
-  const bool WholeSettled =
-      R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
   // What the launch is predicted to run on the app's device, from its kernel's first launch
   // (LIBSPLIT_OPEN=queued: the app's queued work opens the split devices), whichever way it goes.
   const double Predicted = K->warmSecondsPerItem() * workItems(R);
@@ -900,6 +896,25 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
       Q->context().noteQueued(Predicted, NumWait == 0);
     return Result;
   };
+  if (View.Repeat) {
+    Q->context().noteLaunch(false);
+    // Its host memory watched (a CPU app device's buffers on the app's memory), a launch first
+    // takes what the app changed there: not a repeat.
+    cl_int Repeated = CL_SUCCESS;
+    if (!Q->context().watchesHostMemory() && launchRepeat(*Q, *K, R, *View.Repeat, Repeated))
+      return noteQueued(Repeated);
+    R.Args.clear();
+    View = K->viewForLaunch(Q->exec().Real, R.Args);
+    R.ArgsGeneration = View.ArgsGeneration;
+    LIBSPLIT_CHECK(!View.AllSet, CL_INVALID_KERNEL_ARGS);
+  }
+  LIBSPLIT_CHECK(!View.ArgsAlive, CL_INVALID_MEM_OBJECT);
+  Q->context().absorbHostChanges(R.Args);
+  Q->context().noteLaunch(false);
+  // Decided whole and settled, the launch leaves its kernel running whatever the last one did.
+  R.Decided = decideAtCall(*Q, *K, R);
+  const bool WholeSettled =
+      R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
   if (NumWait == 0) {
     cl_int Direct = CL_SUCCESS;
     if (launchDirect(*Q, *K, R, Direct))

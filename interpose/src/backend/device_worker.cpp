@@ -22,29 +22,28 @@ void DeviceWorker::post(std::function<void()> Job) {
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     Jobs.push_back({std::move(Job), nullptr});
+    Queued.fetch_add(1);
   }
   Wake.notify_one();
 }
 
 bool DeviceWorker::tryHold() {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  if (Running || !Jobs.empty())
+  // A job posted at the same moment runs after this caller's: both were concurrent.
+  if (Queued.load() != 0)
     return false;
-  Running = true;
-  return true;
+  bool Idle = false;
+  return Running.compare_exchange_strong(Idle, true);
 }
 
 void DeviceWorker::release() {
-  bool JobsWaiting = false;
-  {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    Running = false;
-    JobsWaiting = !Jobs.empty();
-  }
+  Running.store(false);
   // Only a posted job needs the worker: waking it for nothing cost a launch run here two
-  // futex calls and a context switch of the worker.
-  if (JobsWaiting)
+  // futex calls and a context switch of the worker. Notified under the lock: the worker, if it
+  // found this caller running, is asleep by then.
+  if (Queued.load() != 0) {
+    std::lock_guard<std::mutex> Lock(Mutex);
     Wake.notify_one();
+  }
 }
 
 void DeviceWorker::runHere(const std::function<void()> &Job) {
@@ -57,6 +56,7 @@ void DeviceWorker::runHere(const std::function<void()> &Job) {
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     Jobs.push_back({std::cref(Job), &Done});
+    Queued.fetch_add(1);
   }
   Wake.notify_one();
   Done.wait();
@@ -69,18 +69,20 @@ void DeviceWorker::loop() {
     Posted Next;
     {
       std::unique_lock<std::mutex> Lock(Mutex);
-      Wake.wait(Lock, [this] { return Stopping || (!Jobs.empty() && !Running); });
+      bool Idle = false;
+      // Jobs left when it stops still run, each holding the worker as any job does.
+      Wake.wait(Lock, [&] {
+        Idle = false;
+        return Jobs.empty() ? Stopping : Running.compare_exchange_strong(Idle, true);
+      });
       if (Jobs.empty())
         return;
       Next = std::move(Jobs.front());
       Jobs.pop_front();
-      Running = true;
+      Queued.fetch_sub(1);
     }
     Next.Job();
-    {
-      std::lock_guard<std::mutex> Lock(Mutex);
-      Running = false;
-    }
+    Running.store(false);
     if (Next.Done)
       Next.Done->done();
   }

@@ -7,6 +7,7 @@
 // may use the real queue and the device's real kernels without locks.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -58,9 +59,13 @@ private:
   };
   std::mutex Mutex;
   std::condition_variable Wake;
-  std::deque<Posted> Jobs;
-  bool Running = false; // a job runs, on the worker or on a runHere caller
-  bool Stopping = false;
+  std::deque<Posted> Jobs; // Mutex
+  // Jobs' size, and whether a job runs (on the worker or on a runHere caller): atomics, so that
+  // a launch that finds the worker idle holds and releases it without the lock (each launch run
+  // on the app's thread does).
+  std::atomic<std::size_t> Queued{0};
+  std::atomic<bool> Running{false};
+  bool Stopping = false; // Mutex
   std::thread Thread;
 };
 

@@ -6,6 +6,7 @@
 #include "whole_launch.hpp"
 
 #include <mutex>
+#include <tuple>
 
 namespace libsplit {
 
@@ -14,15 +15,64 @@ bool runsWholeOnAppDevice(Queue &Q, Kernel &K, const LaunchRequest &R) {
          !(chunksWhileOpening(Q, R) && chunksByItsKernel(Q, K, R));
 }
 
+namespace {
+
+// What would make runWhole keep a record, a real event or a log line for the launch.
+bool recordsLaunch(const LaunchServices &S, const LaunchRequest &R) {
+  return R.EventWanted || S.Settings.FailLaunch != 0 || S.Recorder.wanted() || S.Spans.enabled() ||
+         S.Log.enabled(config::LogLevel::Info);
+}
+
+// Measured long enough to run in chunks while the split devices open: not a direct launch.
+bool chunksNow(Queue &Q, Kernel &K, const LaunchRequest &R) {
+  const double PerItem = K.chunkedSecondsPerItem();
+  return PerItem > 0.0 && PerItem * workItems(R) >= Q.context().openAfterSeconds();
+}
+
+} // namespace
+
+bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo, cl_int &Result) {
+  ExecDevice &Device = Q.exec();
+  const LaunchServices &S = Q.context().launchServices();
+  // Only while no split device is open: the guard's decisions are then not asked. A launch that
+  // may run in chunks while they open goes the usual way, as launchDirect would send it: its
+  // kernel's first of a size that may (a smaller one repeated before), or one measured long.
+  if (Memo.Device != Device.Index || Q.context().splitDevices().size() >= 2 ||
+      recordsLaunch(S, R) ||
+      (chunksWhileOpening(Q, R) &&
+       ((K.chunkedSecondsPerItem() == 0.0 && !K.firstLaunchClaimed()) || chunksNow(Q, K, R))))
+    return false;
+  auto Enqueue = [&](cl_int &Error) {
+    // Never waits for the worker here (under the queue's lock): a job of its runs, the launch
+    // goes the usual way.
+    if (!Device.Worker->tryHold())
+      return false;
+    // The real kernel still has that launch's arguments, but for the scalars given: unless a
+    // launch through another queue of the device set others since.
+    const auto [NonScalarSets, Sets] = K.realArgSets(Device);
+    if (NonScalarSets != Memo.NonScalarSets || (R.Args.empty() && Sets != Memo.Sets)) {
+      Device.Worker->release();
+      return false;
+    }
+    cl_kernel Real = K.realWithArgs(Device, false, R.Args, Error, true);
+    if (Real)
+      Error = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
+                                R.LocalGiven ? R.Local.data() : nullptr, nullptr);
+    Device.Worker->release();
+    if (Error == CL_SUCCESS)
+      K.noteLaunchLeftRunning(true);
+    return true;
+  };
+  return Q.runRepeat(Memo, Device, Enqueue, Result);
+}
+
 bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   Context &C = Q.context();
   const LaunchServices &S = C.launchServices();
   const bool OneDevice = C.splitDevices().size() < 2;
   const bool SettledWhole = R.Decided && R.Decided->Launch.Run == planner::Mode::Whole &&
                             R.Decided->Settled && !R.Decided->Launch.Measured;
-  // What would make runWhole keep a record, a real event or a log line for the launch.
-  if (R.EventWanted || !(OneDevice || SettledWhole) || S.Settings.FailLaunch != 0 ||
-      S.Recorder.wanted() || S.Spans.enabled() || S.Log.enabled(config::LogLevel::Info))
+  if (!(OneDevice || SettledWhole) || recordsLaunch(S, R))
     return false;
   // A kernel's first launch, and one measured long enough, may run in chunks while the split
   // devices open (chunkWhileOpening): not here. A launch behind its kernel's first, still running
@@ -31,15 +81,15 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   // faster than the executor runs them (a loop of short kernels, to its end). It is decided
   // again once the first one has been measured.
   const bool MayChunk = chunksWhileOpening(Q, R);
-  auto chunks = [&] {
-    const double PerItem = K.chunkedSecondsPerItem();
-    return PerItem > 0.0 && PerItem * workItems(R) >= C.openAfterSeconds();
-  };
-  if (MayChunk && ((K.chunkedSecondsPerItem() == 0.0 && K.claimFirstLaunch()) || chunks()))
+  if (MayChunk &&
+      ((K.chunkedSecondsPerItem() == 0.0 && K.claimFirstLaunch()) || chunksNow(Q, K, R)))
     return false;
   ExecDevice &Device = Q.exec();
+  // What the next launch may repeat (launchRepeat): while no split device is open.
+  RepeatMemo Memo;
+  bool Repeatable = OneDevice;
   auto Start = [&](cl_int &Error, std::vector<KernelArg> &Kept) {
-    if (MayChunk && chunks())
+    if (MayChunk && chunksNow(Q, K, R))
       return false;
     std::lock_guard<std::mutex> DataLock(C.dataLock());
     // Every byte already on the device (or never written): nothing moves.
@@ -63,17 +113,31 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
       if (Real)
         Error = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
                                   R.LocalGiven ? R.Local.data() : nullptr, nullptr);
+      std::tie(Memo.NonScalarSets, Memo.Sets) = K.realArgSets(Device);
     };
     Device.Worker->runHere(std::ref(Job));
     if (Error != CL_SUCCESS)
       return true; // the device's own answer, as natively at the call
     markWrittenWhole(K, R, Device);
     K.noteLaunchLeftRunning(true);
+    for (const KernelArg &A : R.Args)
+      if (A.What == KernelArg::Kind::Buffer && Repeatable) {
+        Repeatable = Memo.Buffers < RepeatMemo::MaxBuffers;
+        if (Repeatable)
+          Memo.Validity[Memo.Buffers++] = {&A.Mem->root(), A.Mem->validityGeneration()};
+      }
     // The arguments stay alive until the kernel ran, whatever the app releases meanwhile.
     Kept = std::move(R.Args);
     return true;
   };
-  return Q.runDirect(Start, Device, Result);
+  const bool Ran = Q.runDirect(Start, Device, Result, &Memo.Entry);
+  if (Ran && Result == CL_SUCCESS && Repeatable && Memo.Entry != 0) {
+    Memo.OnQueue = Q.serial();
+    Memo.Device = Device.Index;
+    std::tie(Memo.BufferArgs, Memo.AllArgs) = R.ArgsGeneration;
+    K.rememberRepeat(Memo);
+  }
+  return Ran;
 }
 
 } // namespace libsplit

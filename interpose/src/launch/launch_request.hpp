@@ -9,8 +9,10 @@
 #include "libsplit/planner/split_guard.hpp"
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace libsplit {
@@ -35,6 +37,8 @@ struct LaunchRequest {
   // The kernel's slices' regions, kept across its launches (null: evaluated each time); the
   // kernel's, which the launch keeps alive.
   SliceRegionMemo *RegionMemo = nullptr;
+  // The kernel's argument generations when Args was taken (Kernel::LaunchView::ArgsGeneration).
+  std::pair<std::uint64_t, std::uint64_t> ArgsGeneration{0, 0};
 };
 
 } // namespace libsplit

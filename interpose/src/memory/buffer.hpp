@@ -162,6 +162,8 @@ public:
   // Nobody (host or kernel) has written the buffer yet: its contents are undefined, so a device
   // may start from whatever its copy holds instead of receiving the host's zeros.
   bool neverWritten() { return !root().Valid.everWritten(); }
+  // The root's ByteValidity::generation, without the data lock.
+  std::uint64_t validityGeneration() const { return root().Valid.generation(); }
 
   // Copies [Offset, Offset + Bytes) of this buffer into Destination, from wherever each byte is
   // valid (device reads run in parallel). ReadOn, where given: whether that device's queue served

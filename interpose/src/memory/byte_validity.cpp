@@ -44,17 +44,17 @@ bool ByteValidity::onlyOn(std::size_t Device, std::size_t Begin, std::size_t End
 }
 
 void ByteValidity::markValidOn(std::size_t Device, const RangeSet &Ranges) {
-  OnlyOnKnown.reset();
+  changing();
   Devices[Device].add(Ranges);
 }
 
 void ByteValidity::markValidOnHost(const RangeSet &Ranges) {
-  OnlyOnKnown.reset();
+  changing();
   Host.add(Ranges);
 }
 
 void ByteValidity::wroteOn(std::size_t Device, const RangeSet &Ranges) {
-  OnlyOnKnown.reset();
+  changing();
   EverWritten = true;
   Host.subtract(Ranges);
   for (std::size_t D = 0; D < Devices.size(); ++D)
@@ -65,7 +65,7 @@ void ByteValidity::wroteOn(std::size_t Device, const RangeSet &Ranges) {
 }
 
 void ByteValidity::wroteOnHost(const RangeSet &Ranges) {
-  OnlyOnKnown.reset();
+  changing();
   EverWritten = true;
   Host.add(Ranges);
   for (RangeSet &Valid : Devices)

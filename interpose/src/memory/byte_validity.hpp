@@ -5,7 +5,9 @@
 
 #include "range_set.hpp"
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -32,6 +34,10 @@ public:
   std::size_t devices() const { return Devices.size(); }
   // Whether anything but the initial zeros was ever there.
   bool everWritten() const { return EverWritten; }
+  // Changes with every call of the four below (readable without the lock that guards them): a
+  // launch that repeats the last one finds the bytes where that one left them while it is
+  // unchanged (Kernel::RepeatMemo).
+  std::uint64_t generation() const { return Changes.Count.load(std::memory_order_acquire); }
 
   // Ranges copied to Device, or to the host: valid there too.
   void markValidOn(std::size_t Device, const RangeSet &Ranges);
@@ -50,6 +56,21 @@ private:
     std::size_t Device, Begin, End;
   };
   mutable std::optional<OnlyOnAnswer> OnlyOnKnown;
+  // generation(): an atomic count that the class's copies keep.
+  struct ChangeCount {
+    std::atomic<std::uint64_t> Count{0};
+    ChangeCount() = default;
+    ChangeCount(const ChangeCount &Other) : Count(Other.Count.load()) {}
+    ChangeCount &operator=(const ChangeCount &Other) {
+      Count.store(Other.Count.load());
+      return *this;
+    }
+  } Changes;
+  // Every mutator first: the answer kept for onlyOn goes, the generation moves on.
+  void changing() {
+    OnlyOnKnown.reset();
+    Changes.Count.fetch_add(1, std::memory_order_acq_rel);
+  }
 };
 
 } // namespace libsplit

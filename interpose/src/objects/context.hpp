@@ -101,6 +101,8 @@ public:
   // and after they open (a buffer on the app's memory, the largest work-group) asks these.
   const std::vector<ExecDevice *> &plannedSplitDevices() const { return SplitExec; }
   bool splitDevicesOpen() const { return Opened.load(std::memory_order_acquire); }
+  // Whether any buffer's host memory is watched for the app's changes (absorbHostChanges).
+  bool watchesHostMemory() const { return AnyWatched.load(std::memory_order_relaxed); }
   // At each kernel launch, at the app's call and again where it runs: opens the split devices
   // once the app has waited for its devices long enough to pay for them (LIBSPLIT_OPEN), in
   // the background where the platform allows. Only waiting counts: the host work of an app

@@ -10,6 +10,8 @@
 #include "platform.hpp"
 #include "real_api.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,6 +62,16 @@ private:
   std::unordered_map<const void *, std::shared_ptr<Context>> Owners; // Mutex
 };
 
+// Numbers for the queues, never given twice in the process: what a queue is known by where its
+// object may be gone and another made at its address (Kernel's RepeatMemo).
+class QueueSerials {
+public:
+  std::uint64_t next() { return Next.fetch_add(1, std::memory_order_relaxed); }
+
+private:
+  std::atomic<std::uint64_t> Next{1};
+};
+
 struct ContextServices {
   const RealApi &Real;    // the real OpenCL implementation
   MemoryServices &Memory; // for its buffers
@@ -71,6 +83,7 @@ struct ContextServices {
   BackgroundWork &Background;
   KernelEnqueueLocks &EnqueueLocks;
   DeviceObjects &AppDeviceObjects;
+  QueueSerials &Queues;
 };
 
 } // namespace libsplit

@@ -115,8 +115,12 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   if (Result != CL_SUCCESS)
     return Result;
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (Index < Args.size())
+  if (Index < Args.size()) {
+    ++ArgsChanges;
+    if (Arg.What != KernelArg::Kind::Bytes || Args[Index].What != KernelArg::Kind::Bytes)
+      ++BufferArgsChanges;
     Args[Index] = std::move(Arg);
+  }
   return CL_SUCCESS;
 }
 
@@ -131,8 +135,11 @@ cl_int Kernel::setSvmArg(cl_uint Index, const void *Pointer) {
   Arg.Value.assign(Bytes, Bytes + sizeof(Pointer));
   Arg.AppDeviceObject = true;
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (Index < Args.size())
+  if (Index < Args.size()) {
+    ++ArgsChanges;
+    ++BufferArgsChanges;
     Args[Index] = std::move(Arg);
+  }
   return CL_SUCCESS;
 }
 
@@ -148,6 +155,8 @@ cl_int Kernel::setExecInfo(cl_kernel_exec_info Param, size_t Size, const void *V
     Same = ExecInfo.insert(ExecInfo.end(), {Param, {}});
   Same->second.assign(Bytes, Bytes + Size);
   ++ExecInfoChanges;
+  ++ArgsChanges;
+  ++BufferArgsChanges;
   return CL_SUCCESS;
 }
 
@@ -166,7 +175,7 @@ bool Kernel::snapshotArgs(std::vector<KernelArg> &Out) const {
   return snapshotLocked(Out);
 }
 
-bool Kernel::snapshotLocked(std::vector<KernelArg> &Out) const {
+bool Kernel::snapshotLocked(std::vector<KernelArg> &Out, bool Buffers) const {
   // The snapshot holds each buffer, not the kernel's weak reference to it (copying that costs
   // every launch an atomic count up and down per buffer).
   Out.resize(Args.size());
@@ -178,21 +187,43 @@ bool Kernel::snapshotLocked(std::vector<KernelArg> &Out) const {
     A.Value = Set.Value;
     A.LocalSize = Set.LocalSize;
     A.AppDeviceObject = Set.AppDeviceObject;
-    if (Set.What == KernelArg::Kind::Buffer && !(A.Mem = Set.SetMem.lock()))
+    if (Buffers && Set.What == KernelArg::Kind::Buffer && !(A.Mem = Set.SetMem.lock()))
       Alive = false;
   }
   return Alive;
 }
 
-Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Out) const {
+Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Out,
+                                         std::uint64_t RepeatOn) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   LaunchView View;
   View.AllSet = std::none_of(Args.begin(), Args.end(),
                              [](const KernelArg &A) { return A.What == KernelArg::Kind::Unset; });
   View.Required = requiredGroupSizeLocked(Device);
-  if (View.AllSet)
-    View.ArgsAlive = snapshotLocked(Out);
+  View.ArgsGeneration = {BufferArgsChanges, ArgsChanges};
+  if (!View.AllSet)
+    return View;
+  if (RepeatOn && Repeat && Repeat->OnQueue == RepeatOn &&
+      Repeat->BufferArgs == BufferArgsChanges) {
+    View.Repeat = Repeat;
+    View.ArgsAlive = Repeat->AllArgs == ArgsChanges || snapshotLocked(Out, false);
+    return View;
+  }
+  View.ArgsAlive = snapshotLocked(Out);
   return View;
+}
+
+void Kernel::rememberRepeat(const RepeatMemo &Memo) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Memo.BufferArgs == BufferArgsChanges && Memo.AllArgs == ArgsChanges)
+    Repeat = Memo;
+}
+
+std::pair<std::uint64_t, std::uint64_t> Kernel::realArgSets(ExecDevice &Device) {
+  cl_int Error = CL_SUCCESS;
+  const RealKernel *K = realKernel(Device, false, Error);
+  return K ? std::make_pair(K->NonScalarSets, K->Sets)
+           : std::make_pair(std::uint64_t{0}, std::uint64_t{0});
 }
 
 std::array<size_t, 3> Kernel::requiredGroupSizeLocked(cl_device_id Device) const {
@@ -286,7 +317,7 @@ bool sameBytes(const ArgBytes &A, const ArgBytes &B) {
 } // namespace
 
 cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector<KernelArg> &Args,
-                               cl_int &Error) {
+                               cl_int &Error, bool BuffersAsLast) {
   RealKernel *K = realKernel(Device, Split, Error);
   if (!K)
     return nullptr;
@@ -297,6 +328,8 @@ cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector
     SetArg &Was = K->Last[I];
     switch (A.What) {
     case KernelArg::Kind::Buffer: {
+      if (BuffersAsLast)
+        continue;
       // The same buffer object as last time (its control block: A.Mem holds it alive) has the
       // same real memory object on this device: it never changes once made.
       if (Was.What == A.What && !Was.Mem.owner_before(A.Mem) && !A.Mem.owner_before(Was.Mem))
@@ -341,6 +374,8 @@ cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector
     }
     // A failed call leaves the argument unknown: set again next time.
     Was.What = Error == CL_SUCCESS ? A.What : KernelArg::Kind::Unset;
+    ++K->Sets;
+    K->NonScalarSets += A.What != KernelArg::Kind::Bytes;
     if (Error != CL_SUCCESS)
       return nullptr;
   }
@@ -354,6 +389,8 @@ cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector
           CL_SUCCESS)
         return nullptr;
     K->ExecInfoSet = ExecInfoChanges;
+    ++K->Sets;
+    ++K->NonScalarSets;
   }
   return K->Handle;
 }

@@ -9,6 +9,7 @@
 #include "kernel_arg.hpp"
 #include "planning.hpp"
 #include "program.hpp"
+#include "repeat_memo.hpp"
 #include "slice_history.hpp"
 #include "slice_regions.hpp"
 #include "whole_placement.hpp"
@@ -47,12 +48,24 @@ public:
   // What a launch needs of the kernel, under one lock (each launch asks): whether every
   // argument is set, the reqd_work_group_size on Device (zeros: none), and, where every argument
   // is set, the snapshot of snapshotArgs (ArgsAlive: its answer).
+  // RepeatOn (a queue's serial, where the launch could repeat the kernel's last one there: no
+  // event, no wait list): where the kernel's repeat memo is of that queue and its buffers are still
+  // the arguments, Repeat holds the memo, and the snapshot holds only the scalars, not the buffers
+  // (null Mem), and only where they changed since (else it stays empty). ArgsGeneration: the
+  // arguments' BufferArgs and AllArgs (rememberRepeat) when taken.
   struct LaunchView {
     bool AllSet = false;
     std::array<size_t, 3> Required{0, 0, 0};
     bool ArgsAlive = false;
+    std::optional<RepeatMemo> Repeat;
+    std::pair<std::uint64_t, std::uint64_t> ArgsGeneration{0, 0};
   };
-  LaunchView viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Args) const;
+  LaunchView viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Args,
+                           std::uint64_t RepeatOn = 0) const;
+  // Kept for the next launch where its arguments are still those of Memo (BufferArgs: how many
+  // times those that are not scalars changed, a buffer, a __local size, SVM, execution
+  // information; AllArgs: all of them).
+  void rememberRepeat(const RepeatMemo &Memo);
 
   // The real kernel a device runs: the app's original kernel (Split = false) or the
   // partition-ready one. Created on first use; used only on that device's worker.
@@ -60,8 +73,14 @@ public:
   // The same, with Args (the app's arguments of a launch) set on it: only those that differ from
   // what that real kernel last got (real clSetKernelArg calls cost every launch host time, and
   // most launches repeat most arguments). Null with Error set when either fails.
+  // BuffersAsLast: the buffer arguments are those it last got (a repeated launch's scalars-only
+  // snapshot, whose buffers are null): they are left as they are.
   cl_kernel realWithArgs(ExecDevice &Device, bool Split, const std::vector<KernelArg> &Args,
-                         cl_int &Error);
+                         cl_int &Error, bool BuffersAsLast = false);
+  // The app's own real kernel on Device: how many times realWithArgs set its arguments that are
+  // not scalars, and any of them (a repeated launch trusts what it has only where no launch
+  // through another queue of the device changed them since: RepeatMemo). On Device's worker.
+  std::pair<std::uint64_t, std::uint64_t> realArgSets(ExecDevice &Device);
   // The largest work-group the partition-ready kernel allows on Device (register pressure can
   // set it below the device's maximum), asked once; 0 where unknown.
   size_t splitGroupLimit(ExecDevice &Device);
@@ -104,6 +123,7 @@ public:
   // True for the first caller only: the launch that runs first (in chunks, on the queue's
   // executor), the one the next launches wait for before their own is decided.
   bool claimFirstLaunch() { return !FirstLaunchClaimed.exchange(true, std::memory_order_relaxed); }
+  bool firstLaunchClaimed() const { return FirstLaunchClaimed.load(std::memory_order_relaxed); }
 
   // Why this kernel cannot split (empty if it can) and its split facts.
   // Kept while the program's factsGeneration stays the same.
@@ -151,6 +171,8 @@ private:
     std::vector<SetArg> Last;
     std::optional<size_t> GroupLimit; // CL_KERNEL_WORK_GROUP_SIZE, once asked
     std::size_t ExecInfoSet = 0;      // how many of ExecInfo's changes it got
+    // How many times realWithArgs set its arguments: any, and those that are not scalars.
+    std::uint64_t Sets = 0, NonScalarSets = 0;
   };
   // clSetKernelExecInfo's parameters as last given (Mutex), and how many times they changed.
   std::vector<std::pair<cl_kernel_exec_info, std::vector<std::uint8_t>>> ExecInfo;
@@ -160,8 +182,8 @@ private:
   // Its reqd_work_group_size on a real device (zeros without one), asked once per device: the
   // check runs at every launch (Mutex held).
   std::array<size_t, 3> requiredGroupSizeLocked(cl_device_id Device) const;
-  // snapshotArgs with Mutex held.
-  bool snapshotLocked(std::vector<KernelArg> &Out) const;
+  // snapshotArgs with Mutex held; without Buffers, the buffers' Mem stay null (not held).
+  bool snapshotLocked(std::vector<KernelArg> &Out, bool Buffers = true) const;
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;
   // Real's entries for the app's kernel on the first devices, once made, read without Mutex at
   // each launch (an entry of Real is never erased, nor moved: a map's node stays put).
@@ -171,7 +193,9 @@ private:
   std::atomic<double> ChunkedSecondsPerItem{0.0};
   std::atomic<double> WarmSecondsPerItem{0.0};
   std::atomic<bool> FirstLaunchClaimed{false};
-  std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards;                          // under Mutex
+  std::uint64_t BufferArgsChanges = 0, ArgsChanges = 0;     // Mutex: see rememberRepeat
+  std::optional<RepeatMemo> Repeat;                         // Mutex: see rememberRepeat
+  std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards; // under Mutex
   mutable std::vector<std::pair<cl_device_id, std::array<size_t, 3>>> RequiredSizes; // Mutex
 };
 

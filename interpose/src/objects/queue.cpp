@@ -14,7 +14,8 @@ namespace libsplit {
 
 Queue::Queue(std::shared_ptr<Context> Owner, Device &AppDevice, ExecDevice &Exec,
              cl_command_queue_properties Properties, std::vector<cl_queue_properties> AppProperties)
-    : Owner(std::move(Owner)), AppDevice(AppDevice), Exec(Exec), Properties(Properties),
+    : Owner(std::move(Owner)), Serial(this->Owner->contextServices().Queues.next()),
+      AppDevice(AppDevice), Exec(Exec), Properties(Properties),
       AppProperties(std::move(AppProperties)), State(std::make_shared<Executor>()) {
   initHandle(*this, HandleMagic::Queue);
   State->Real = &this->Owner->real();
@@ -140,22 +141,26 @@ bool Queue::beginDirect() {
   return true;
 }
 
-void Queue::endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecDevice &InOrder) {
+std::uint64_t Queue::endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecDevice &InOrder) {
   bool Notify = false;
+  std::uint64_t Holder = 0;
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
     if (Enqueued) {
-      if (joinNewest(*State, Kept, InOrder))
+      if (joinNewest(*State, Kept, InOrder)) {
         ++State->JoinedNewest;
-      else
+      } else {
         State->Later.push_back(Unfinished{
             nullptr, nullptr, {}, ++State->Joined, &InOrder, true, true, false, std::move(Kept)});
+      }
+      Holder = State->Later.back().Order;
     }
     becameIdle(*State);
     Notify = State->Sleeping;
   }
   if (Notify)
     State->Wake.notify_one();
+  return Holder;
 }
 
 void Queue::endedBehind(const ExecDevice &InOrder) {
@@ -176,24 +181,39 @@ void Queue::seal(Executor &State, std::uint64_t UpTo) {
   }
 }
 
-bool Queue::joinNewest(Executor &State, std::vector<KernelArg> &Kept, ExecDevice &InOrder) {
+bool Queue::repeatable(const Executor &State, const RepeatMemo &Repeat, const ExecDevice &InOrder) {
+  // The entry that holds the buffers keeps them alive while it is in Later: only then may
+  // dataUnchanged look at them.
+  return !State.OutOfOrder && !State.Busy && !State.Stopping && State.Commands.empty() &&
+         newestJoinable(State, InOrder) && State.Later.back().Order == Repeat.Entry &&
+         Repeat.dataUnchanged();
+}
+
+bool Queue::newestJoinable(const Executor &State, const ExecDevice &InOrder) {
   if (State.Later.empty())
     return false;
-  Unfinished &Newest = State.Later.back();
-  if (Newest.Done || Newest.Finish || !Newest.Untracked || Newest.Sealed ||
-      Newest.InOrder != &InOrder || !Newest.Running.empty())
+  const Unfinished &Newest = State.Later.back();
+  return !Newest.Done && !Newest.Finish && Newest.Untracked && !Newest.Sealed &&
+         Newest.InOrder == &InOrder && Newest.Running.empty();
+}
+
+bool Queue::joinNewest(Executor &State, std::vector<KernelArg> &Kept, ExecDevice &InOrder) {
+  if (!newestJoinable(State, InOrder))
     return false;
-  for (KernelArg &A : Kept) {
-    if (A.What != KernelArg::Kind::Buffer || !A.Mem)
-      continue;
-    const bool Held = std::any_of(Newest.Kept.begin(), Newest.Kept.end(),
-                                  [&A](const KernelArg &K) { return K.Mem == A.Mem; });
-    if (Held)
-      continue;
-    if (Newest.Kept.size() >= MaxJoinedBuffers)
-      return false; // those it took meanwhile stay kept a little longer: harmless
-    Newest.Kept.push_back(std::move(A));
-  }
+  Unfinished &Newest = State.Later.back();
+  auto held = [&Newest](const KernelArg &A) {
+    return A.What != KernelArg::Kind::Buffer || !A.Mem ||
+           std::any_of(Newest.Kept.begin(), Newest.Kept.end(),
+                       [&A](const KernelArg &K) { return K.Mem == A.Mem; });
+  };
+  // All or nothing: the entry that holds a launch's buffers holds all of them (RepeatMemo).
+  const auto Missing = static_cast<std::size_t>(
+      std::count_if(Kept.begin(), Kept.end(), [&](const KernelArg &A) { return !held(A); }));
+  if (Newest.Kept.size() + Missing > MaxJoinedBuffers)
+    return false;
+  for (KernelArg &A : Kept)
+    if (!held(A))
+      Newest.Kept.push_back(std::move(A));
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include "event.hpp"
 #include "handles.hpp"
 #include "kernel.hpp"
+#include "repeat_memo.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -50,6 +51,8 @@ public:
   ~Queue();
 
   Context &context() const { return *Owner; }
+  // Never another queue's in the process (QueueSerials).
+  std::uint64_t serial() const { return Serial; }
   const std::shared_ptr<Context> &contextPtr() const { return Owner; }
   Device &device() const { return AppDevice; }
   ExecDevice &exec() const { return Exec; }
@@ -109,14 +112,37 @@ public:
   // having run nothing, where the launch must be enqueued as a command after all (Start
   // returned false: it declined).
   // Start(Result, Kept) moves what its device commands use into Kept.
+  // Entry, when given: the unfinished entry that holds what Start kept, once it enqueued (0 where
+  // it did not; Kernel's RepeatMemo::Entry).
   template <typename DirectStart>
-  bool runDirect(DirectStart &&Start, ExecDevice &InOrder, cl_int &Result) {
+  bool runDirect(DirectStart &&Start, ExecDevice &InOrder, cl_int &Result,
+                 std::uint64_t *Entry = nullptr) {
     if (!beginDirect())
       return false;
     std::vector<KernelArg> Kept;
     const bool Started = Start(Result, Kept);
-    endDirect(Started && Result == CL_SUCCESS, std::move(Kept), InOrder);
+    const std::uint64_t Holder =
+        endDirect(Started && Result == CL_SUCCESS, std::move(Kept), InOrder);
+    if (Entry)
+      *Entry = Holder;
     return Started;
+  }
+  // A launch that repeats the one Repeat describes (launchRepeat): where nothing of the queue is
+  // starting or queued, the entry that holds that one's buffers is still the newest and open to
+  // it, and their bytes are where that one left them (RepeatMemo::dataUnchanged), Enqueue(Result)
+  // runs under the queue's lock, so that the entry and the buffers it holds stay meanwhile, and
+  // the launch joins that entry. Enqueue returns false, having enqueued nothing, to decline.
+  // Returns false where the launch must go the usual way.
+  // (The executor heard of that entry when it was added: nothing to wake it for.)
+  template <typename RepeatEnqueue>
+  bool runRepeat(const RepeatMemo &Repeat, const ExecDevice &InOrder, RepeatEnqueue &&Enqueue,
+                 cl_int &Result) {
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    if (!repeatable(*State, Repeat, InOrder) || !Enqueue(Result))
+      return false;
+    if (Result == CL_SUCCESS)
+      ++State->JoinedNewest;
+    return true;
   }
   // Called by a body on the executor thread: the commands left unfinished before it finish now,
   // all but the Keep newest (a launch that must be measured after the earlier ones).
@@ -196,8 +222,10 @@ private:
   // A launch run directly behind one that the newest unfinished entry holds, on the same device
   // queue, nothing waited for yet: it joins that entry (its buffers kept alive with the others)
   // instead of adding one. A stream of short launches then costs no entry each, and never fills
-  // Later (Mutex held). False where it cannot: the caller adds an entry.
+  // Later (Mutex held). False where it cannot, having taken nothing: the caller adds an entry.
   static bool joinNewest(Executor &State, std::vector<KernelArg> &Kept, ExecDevice &InOrder);
+  // Whether a launch may join the newest unfinished entry (joinNewest), buffers aside.
+  static bool newestJoinable(const Executor &State, const ExecDevice &InOrder);
   // What a thread waits for is sealed first: the entries up to Order UpTo (Mutex held).
   static void seal(Executor &State, std::uint64_t UpTo);
   // Distinct buffers one joined entry keeps at most.
@@ -248,8 +276,12 @@ private:
   static void becameIdle(Executor &State);
   // runDirect's two halves: whether the launch may start here (then Busy is set), and its
   // unfinished entry (where Enqueued) with Busy given up.
+  // endDirect returns the Order of the entry that holds Kept (0 where nothing was enqueued).
   bool beginDirect();
-  void endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecDevice &InOrder);
+  std::uint64_t endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecDevice &InOrder);
+  // runRepeat's conditions (Mutex held).
+  static bool repeatable(const Executor &State, const RepeatMemo &Repeat,
+                         const ExecDevice &InOrder);
   // Whether completing U would run the app's callbacks.
   static bool hasCallbacks(const Unfinished &U);
   // Whether every unfinished entry is a launch left running on Device's in-order real queue
@@ -269,6 +301,7 @@ private:
   static cl_int execute(Executor &State, Command &Next);
 
   std::shared_ptr<Context> Owner;
+  std::uint64_t Serial;
   Device &AppDevice;
   ExecDevice &Exec;
   cl_command_queue_properties Properties;

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -65,6 +66,9 @@ TEST_CASE("validity follows random copies and writes exactly", "[validity]") {
       const RangeSet Ranges(Begin, End);
       const std::size_t Place = Random() % (Devices + 1);
       const bool Write = Random() % 2;
+      // Every change moves the generation on (a repeated launch trusts an unchanged one);
+      // questions leave it.
+      const std::uint64_t Before = V.generation();
       if (Write) {
         for (std::size_t P = 0; P <= Devices; ++P)
           for (std::size_t B = Begin; B < End; ++B)
@@ -75,6 +79,8 @@ TEST_CASE("validity follows random copies and writes exactly", "[validity]") {
           Model[Place][B] = true;
         Place == Devices ? V.markValidOnHost(Ranges) : V.markValidOn(Place, Ranges);
       }
+      const std::uint64_t Changed = V.generation();
+      REQUIRE(Changed != Before);
       for (std::size_t P = 0; P <= Devices; ++P) {
         const RangeSet Missing =
             P == Devices ? V.missingOnHost(RangeSet(0, Bytes)) : V.missingOn(P, RangeSet(0, Bytes));
@@ -96,6 +102,9 @@ TEST_CASE("validity follows random copies and writes exactly", "[validity]") {
         REQUIRE(V.onlyOn(D, Bytes / 4, Bytes / 2) == only(D, Bytes / 4, Bytes / 2));
         REQUIRE(V.onlyOn(D, Bytes / 4 + 8, Bytes / 2 - 8) == only(D, Bytes / 4 + 8, Bytes / 2 - 8));
       }
+      REQUIRE(V.generation() == Changed);
+      const ByteValidity Copy = V;
+      REQUIRE(Copy.generation() == Changed);
     }
   }
 }
