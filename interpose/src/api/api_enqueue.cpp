@@ -896,13 +896,18 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
       Q->context().noteQueued(Predicted, NumWait == 0);
     return Result;
   };
-  if (View.Repeat) {
+  // Its host memory watched (a CPU app device's buffers on the app's memory), a launch first
+  // takes what the app changed there: not a repeat.
+  const bool Repeats = View.Repeat && !Q->context().watchesHostMemory();
+  if (Repeats) {
     Q->context().noteLaunch(false);
-    // Its host memory watched (a CPU app device's buffers on the app's memory), a launch first
-    // takes what the app changed there: not a repeat.
+    // The guard's decision for it, made once (a launch it measures is not a repeat).
+    R.Decided = decideAtCall(*Q, *K, R);
     cl_int Repeated = CL_SUCCESS;
-    if (!Q->context().watchesHostMemory() && launchRepeat(*Q, *K, R, *View.Repeat, Repeated))
+    if (launchRepeat(*Q, *K, R, *View.Repeat, Repeated))
       return noteQueued(Repeated);
+  }
+  if (View.Repeat) {
     R.Args.clear();
     View = K->viewForLaunch(Q->exec().Real, R.Args);
     R.ArgsGeneration = View.ArgsGeneration;
@@ -910,9 +915,11 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   }
   LIBSPLIT_CHECK(!View.ArgsAlive, CL_INVALID_MEM_OBJECT);
   Q->context().absorbHostChanges(R.Args);
-  Q->context().noteLaunch(false);
   // Decided whole and settled, the launch leaves its kernel running whatever the last one did.
-  R.Decided = decideAtCall(*Q, *K, R);
+  if (!Repeats) {
+    Q->context().noteLaunch(false);
+    R.Decided = decideAtCall(*Q, *K, R);
+  }
   const bool WholeSettled =
       R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
   if (NumWait == 0) {

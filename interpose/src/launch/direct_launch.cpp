@@ -23,6 +23,12 @@ bool recordsLaunch(const LaunchServices &S, const LaunchRequest &R) {
          S.Log.enabled(config::LogLevel::Info);
 }
 
+// Whole on the app's device as the split guard settled it, a launch it does not measure.
+bool settledWhole(const LaunchRequest &R) {
+  return R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled &&
+         !R.Decided->Launch.Measured;
+}
+
 // Measured long enough to run in chunks while the split devices open: not a direct launch.
 bool chunksNow(Queue &Q, Kernel &K, const LaunchRequest &R) {
   const double PerItem = K.chunkedSecondsPerItem();
@@ -34,10 +40,11 @@ bool chunksNow(Queue &Q, Kernel &K, const LaunchRequest &R) {
 bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo, cl_int &Result) {
   ExecDevice &Device = Q.exec();
   const LaunchServices &S = Q.context().launchServices();
-  // Only while no split device is open: the guard's decisions are then not asked. A launch that
-  // may run in chunks while they open goes the usual way, as launchDirect would send it: its
-  // kernel's first of a size that may (a smaller one repeated before), or one measured long.
-  if (Memo.Device != Device.Index || Q.context().splitDevices().size() >= 2 ||
+  // While no split device is open, or where the guard settled on running the kernel whole and
+  // does not measure this launch (R.Decided). A launch that may run in chunks while they open goes
+  // the usual way, as launchDirect would send it: its kernel's first of a size that may (a
+  // smaller one repeated before), or one measured long.
+  if (Memo.Device != Device.Index || (Q.context().splitDevices().size() >= 2 && !settledWhole(R)) ||
       recordsLaunch(S, R) ||
       (chunksWhileOpening(Q, R) &&
        ((K.chunkedSecondsPerItem() == 0.0 && !K.firstLaunchClaimed()) || chunksNow(Q, K, R))))
@@ -70,8 +77,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   Context &C = Q.context();
   const LaunchServices &S = C.launchServices();
   const bool OneDevice = C.splitDevices().size() < 2;
-  const bool SettledWhole = R.Decided && R.Decided->Launch.Run == planner::Mode::Whole &&
-                            R.Decided->Settled && !R.Decided->Launch.Measured;
+  const bool SettledWhole = settledWhole(R);
   if (!(OneDevice || SettledWhole) || recordsLaunch(S, R))
     return false;
   // A kernel's first launch, and one measured long enough, may run in chunks while the split
@@ -85,9 +91,9 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
       ((K.chunkedSecondsPerItem() == 0.0 && K.claimFirstLaunch()) || chunksNow(Q, K, R)))
     return false;
   ExecDevice &Device = Q.exec();
-  // What the next launch may repeat (launchRepeat): while no split device is open.
+  // What the next launch may repeat (launchRepeat).
   RepeatMemo Memo;
-  bool Repeatable = OneDevice;
+  bool Repeatable = true;
   auto Start = [&](cl_int &Error, std::vector<KernelArg> &Kept) {
     if (MayChunk && chunksNow(Q, K, R))
       return false;
