@@ -904,7 +904,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     // The guard's decision for it, made once (a launch it measures is not a repeat).
     R.Decided = decideAtCall(*Q, *K, R);
     cl_int Repeated = CL_SUCCESS;
-    if (launchRepeat(*Q, *K, R, *View.Repeat, Repeated))
+    if (launchRepeat(*Q, *K, R, *View.Repeat, View.ScalarsChanged, Repeated))
       return noteQueued(Repeated);
   }
   if (View.Repeat) {

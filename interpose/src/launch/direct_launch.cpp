@@ -37,7 +37,8 @@ bool chunksNow(Queue &Q, Kernel &K, const LaunchRequest &R) {
 
 } // namespace
 
-bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo, cl_int &Result) {
+bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
+                  bool ScalarsChanged, cl_int &Result) {
   ExecDevice &Device = Q.exec();
   const LaunchServices &S = Q.context().launchServices();
   // While no split device is open, or where the guard settled on running the kernel whole and
@@ -54,14 +55,18 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
     // goes the usual way.
     if (!Device.Worker->tryHold())
       return false;
-    // The real kernel still has that launch's arguments, but for the scalars given: unless a
-    // launch through another queue of the device set others since.
+    // The real kernel still has that launch's arguments, unless a launch through another queue
+    // of the device set others since: its scalars as the kernel has them now where any may differ.
     const auto [NonScalarSets, Sets] = K.realArgSets(Device);
-    if (NonScalarSets != Memo.NonScalarSets || (R.Args.empty() && Sets != Memo.Sets)) {
+    cl_kernel Real = nullptr;
+    if (NonScalarSets == Memo.NonScalarSets)
+      Real = !ScalarsChanged && Sets == Memo.Sets
+                 ? K.realFor(Device, false, Error)
+                 : K.realWithCurrentScalars(Device, Memo.BufferArgs, Error);
+    if (!Real && Error == CL_SUCCESS) {
       Device.Worker->release();
       return false;
     }
-    cl_kernel Real = K.realWithArgs(Device, false, R.Args, Error, true);
     if (Real)
       Error = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
                                 R.LocalGiven ? R.Local.data() : nullptr, nullptr);

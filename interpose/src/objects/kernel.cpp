@@ -175,7 +175,7 @@ bool Kernel::snapshotArgs(std::vector<KernelArg> &Out) const {
   return snapshotLocked(Out);
 }
 
-bool Kernel::snapshotLocked(std::vector<KernelArg> &Out, bool Buffers) const {
+bool Kernel::snapshotLocked(std::vector<KernelArg> &Out) const {
   // The snapshot holds each buffer, not the kernel's weak reference to it (copying that costs
   // every launch an atomic count up and down per buffer).
   Out.resize(Args.size());
@@ -187,7 +187,7 @@ bool Kernel::snapshotLocked(std::vector<KernelArg> &Out, bool Buffers) const {
     A.Value = Set.Value;
     A.LocalSize = Set.LocalSize;
     A.AppDeviceObject = Set.AppDeviceObject;
-    if (Buffers && Set.What == KernelArg::Kind::Buffer && !(A.Mem = Set.SetMem.lock()))
+    if (Set.What == KernelArg::Kind::Buffer && !(A.Mem = Set.SetMem.lock()))
       Alive = false;
   }
   return Alive;
@@ -206,7 +206,8 @@ Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<Kernel
   if (RepeatOn && Repeat && Repeat->OnQueue == RepeatOn &&
       Repeat->BufferArgs == BufferArgsChanges) {
     View.Repeat = Repeat;
-    View.ArgsAlive = Repeat->AllArgs == ArgsChanges || snapshotLocked(Out, false);
+    View.ScalarsChanged = Repeat->AllArgs != ArgsChanges;
+    View.ArgsAlive = true;
     return View;
   }
   View.ArgsAlive = snapshotLocked(Out);
@@ -316,8 +317,32 @@ bool sameBytes(const ArgBytes &A, const ArgBytes &B) {
 }
 } // namespace
 
+cl_kernel Kernel::realWithCurrentScalars(ExecDevice &Device, std::uint64_t BufferArgs,
+                                         cl_int &Error) {
+  RealKernel *K = realKernel(Device, false, Error);
+  if (!K)
+    return nullptr;
+  const RealApi &Api = Owner->context().real();
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (BufferArgsChanges != BufferArgs || K->Last.size() < Args.size())
+    return nullptr;
+  for (cl_uint I = 0; I < Args.size(); ++I) {
+    const KernelArg &A = Args[I];
+    SetArg &Was = K->Last[I];
+    if (A.What != KernelArg::Kind::Bytes || (Was.What == A.What && sameBytes(Was.Value, A.Value)))
+      continue;
+    Error = Api.clSetKernelArg(K->Handle, I, A.Value.size(), A.Value.data());
+    Was.What = Error == CL_SUCCESS ? A.What : KernelArg::Kind::Unset;
+    ++K->Sets;
+    if (Error != CL_SUCCESS)
+      return nullptr;
+    Was.Value = A.Value;
+  }
+  return K->Handle;
+}
+
 cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector<KernelArg> &Args,
-                               cl_int &Error, bool BuffersAsLast) {
+                               cl_int &Error) {
   RealKernel *K = realKernel(Device, Split, Error);
   if (!K)
     return nullptr;
@@ -328,8 +353,6 @@ cl_kernel Kernel::realWithArgs(ExecDevice &Device, bool Split, const std::vector
     SetArg &Was = K->Last[I];
     switch (A.What) {
     case KernelArg::Kind::Buffer: {
-      if (BuffersAsLast)
-        continue;
       // The same buffer object as last time (its control block: A.Mem holds it alive) has the
       // same real memory object on this device: it never changes once made.
       if (Was.What == A.What && !Was.Mem.owner_before(A.Mem) && !A.Mem.owner_before(Was.Mem))

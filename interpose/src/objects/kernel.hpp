@@ -50,14 +50,15 @@ public:
   // is set, the snapshot of snapshotArgs (ArgsAlive: its answer).
   // RepeatOn (a queue's serial, where the launch could repeat the kernel's last one there: no
   // event, no wait list): where the kernel's repeat memo is of that queue and its buffers are still
-  // the arguments, Repeat holds the memo, and the snapshot holds only the scalars, not the buffers
-  // (null Mem), and only where they changed since (else it stays empty). ArgsGeneration: the
-  // arguments' BufferArgs and AllArgs (rememberRepeat) when taken.
+  // the arguments, Repeat holds the memo and nothing is snapshot (the launch takes the scalars
+  // from the kernel itself: realWithCurrentScalars); ScalarsChanged: some were set since.
+  // ArgsGeneration: the arguments' BufferArgs and AllArgs (rememberRepeat) when taken.
   struct LaunchView {
     bool AllSet = false;
     std::array<size_t, 3> Required{0, 0, 0};
     bool ArgsAlive = false;
     std::optional<RepeatMemo> Repeat;
+    bool ScalarsChanged = false;
     std::pair<std::uint64_t, std::uint64_t> ArgsGeneration{0, 0};
   };
   LaunchView viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Args,
@@ -73,10 +74,13 @@ public:
   // The same, with Args (the app's arguments of a launch) set on it: only those that differ from
   // what that real kernel last got (real clSetKernelArg calls cost every launch host time, and
   // most launches repeat most arguments). Null with Error set when either fails.
-  // BuffersAsLast: the buffer arguments are those it last got (a repeated launch's scalars-only
-  // snapshot, whose buffers are null): they are left as they are.
   cl_kernel realWithArgs(ExecDevice &Device, bool Split, const std::vector<KernelArg> &Args,
-                         cl_int &Error, bool BuffersAsLast = false);
+                         cl_int &Error);
+  // A repeated launch's (RepeatMemo): the app's own real kernel on Device with the kernel's
+  // scalars as they are now, taken under its lock without a snapshot, the rest as that kernel
+  // last got them. Null with Error CL_SUCCESS where its arguments that are not scalars changed
+  // since BufferArgs (the launch then goes the usual way); null with Error set where a call fails.
+  cl_kernel realWithCurrentScalars(ExecDevice &Device, std::uint64_t BufferArgs, cl_int &Error);
   // The app's own real kernel on Device: how many times realWithArgs set its arguments that are
   // not scalars, and any of them (a repeated launch trusts what it has only where no launch
   // through another queue of the device changed them since: RepeatMemo). On Device's worker.
@@ -182,8 +186,8 @@ private:
   // Its reqd_work_group_size on a real device (zeros without one), asked once per device: the
   // check runs at every launch (Mutex held).
   std::array<size_t, 3> requiredGroupSizeLocked(cl_device_id Device) const;
-  // snapshotArgs with Mutex held; without Buffers, the buffers' Mem stay null (not held).
-  bool snapshotLocked(std::vector<KernelArg> &Out, bool Buffers = true) const;
+  // snapshotArgs with Mutex held.
+  bool snapshotLocked(std::vector<KernelArg> &Out) const;
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;
   // Real's entries for the app's kernel on the first devices, once made, read without Mutex at
   // each launch (an entry of Real is never erased, nor moved: a map's node stays put).
