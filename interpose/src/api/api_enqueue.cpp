@@ -901,8 +901,10 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   const bool Repeats = View.Repeat && !Q->context().watchesHostMemory();
   if (Repeats) {
     Q->context().noteLaunch(false);
-    // The guard's decision for it, made once (a launch it measures is not a repeat).
-    R.Decided = decideAtCall(*Q, *K, R);
+    // The guard's decision for it, made once (a launch it measures is not a repeat); none while
+    // no split device is open.
+    if (Q->context().splitDevices().size() >= 2)
+      R.Decided = decideAtCall(*Q, *K, R);
     cl_int Repeated = CL_SUCCESS;
     if (launchRepeat(*Q, *K, R, *View.Repeat, View.ScalarsChanged, Repeated))
       return noteQueued(Repeated);

@@ -338,6 +338,12 @@ cl_kernel Kernel::realWithCurrentScalars(ExecDevice &Device, std::uint64_t Buffe
       return nullptr;
     Was.Value = A.Value;
   }
+  // The real kernel has every argument as set now: the next repeat needs no look at them unless
+  // the app sets one again (a scalar changed once, then launches in a loop).
+  if (Repeat && Repeat->Device == Device.Index && Repeat->BufferArgs == BufferArgs) {
+    Repeat->AllArgs = ArgsChanges;
+    Repeat->Sets = K->Sets;
+  }
   return K->Handle;
 }
 
