@@ -90,10 +90,15 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   // on the queue's executor, waits a little for it (beginDirect) rather than joining the queue:
   // queued, it and every launch after it would go through the executor while the app launches
   // faster than the executor runs them (a loop of short kernels, to its end). It is decided
-  // again once the first one has been measured.
+  // again once the first one has been measured. A first launch behind work queued before it
+  // would run whole, unmeasured, in any case (chunkWhileOpening): it runs here, as natively, on
+  // the app's thread (NVIDIA's driver holds a kernel's first launch there while it uploads the
+  // data its buffers were created with; on the executor, the app's next launches would each wait
+  // a little for it, then queue).
   const bool MayChunk = chunksWhileOpening(Q, R);
-  if (MayChunk &&
-      ((K.chunkedSecondsPerItem() == 0.0 && K.claimFirstLaunch()) || chunksNow(Q, K, R)))
+  if (MayChunk && ((K.chunkedSecondsPerItem() == 0.0 && K.claimFirstLaunch() &&
+                    firstChunkWaitsLittle(Q, R, true)) ||
+                   chunksNow(Q, K, R)))
     return false;
   ExecDevice &Device = Q.exec();
   // What the next launch may repeat (launchRepeat).

@@ -12,13 +12,8 @@
 
 namespace libsplit {
 
-namespace {
-
-// Whether the app's thread, waiting for a first chunk, would wait for little work queued before
-// it on the app's device (planner::firstLaunchInChunks): none of the app's commands left
-// unfinished, and few bytes that the driver still has to upload there for the launch's buffers.
-bool firstChunkWaitsLittle(Queue &Q, const LaunchRequest &R) {
-  if (Q.unfinishedLeft())
+bool firstChunkWaitsLittle(Queue &Q, const LaunchRequest &R, bool AtCall) {
+  if (AtCall ? Q.workAheadOfCall() : Q.unfinishedLeft())
     return planner::firstLaunchInChunks(std::numeric_limits<double>::infinity(), {});
   const int Home = static_cast<int>(Q.exec().Index);
   std::vector<const Buffer *> Counted;
@@ -31,8 +26,6 @@ bool firstChunkWaitsLittle(Queue &Q, const LaunchRequest &R) {
     }
   return planner::firstLaunchInChunks(Bytes / planner::GuardSettings{}.LinkBytesPerSecond, {});
 }
-
-} // namespace
 
 std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, LaunchRequest &Request,
                                         const CompiledKernel &Facts, bool Fail) {
@@ -65,7 +58,7 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, LaunchRequest &Requ
   const std::optional<SplitShape> Shape = shapeOf(Facts, R, servicesOf(K).Settings, Why, Movable);
   if (!Shape || !Shape->DisjointWrites)
     return never();
-  if (PerItem == 0.0 && !firstChunkWaitsLittle(Q, Request)) {
+  if (PerItem == 0.0 && !firstChunkWaitsLittle(Q, Request, false)) {
     // It runs whole, as natively, left running and not waited for (a wait for its event, or for
     // its profiled time, spins in NVIDIA's driver beside the app's next launches); its kernel
     // stays unmeasured, its next launches direct.

@@ -22,6 +22,13 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, LaunchRequest &Requ
 // (chunkWhileOpening), as far as the context and the size tell.
 bool chunksWhileOpening(Queue &Q, const LaunchRequest &R);
 
+// Whether a kernel's first launch, were it to run in chunks, would hold the app's thread for
+// little work queued before it on the app's device (planner::firstLaunchInChunks): none of the
+// app's commands ahead of it, and few bytes that the driver still has to upload there for its
+// buffers. AtCall: asked by the app's thread at the call, where commands the queue's executor
+// runs or holds are ahead of it too (from a command body, those are itself and what follows).
+bool firstChunkWaitsLittle(Queue &Q, const LaunchRequest &R, bool AtCall);
+
 // Whether its kernel's launches so far make this one run in chunks: the first (nothing measured
 // yet), or one measured long enough to open the split devices for.
 bool chunksByItsKernel(Queue &Q, Kernel &K, const LaunchRequest &R);

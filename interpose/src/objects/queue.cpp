@@ -263,6 +263,11 @@ bool Queue::unfinishedLeft() {
   return !State->Later.empty();
 }
 
+bool Queue::workAheadOfCall() {
+  std::lock_guard<std::mutex> Lock(State->Mutex);
+  return State->Busy || !State->Commands.empty() || !State->Later.empty();
+}
+
 namespace {
 // Real events of unfinished commands, held while a thread waits for them: whoever completes
 // those commands releases its own references meanwhile.

@@ -79,6 +79,9 @@ public:
   // Commands enqueued before the calling command body (or before the app's next one) are left
   // unfinished: device work of theirs may still run ahead of what it enqueues.
   bool unfinishedLeft();
+  // Asked by an app thread at a call: commands of the queue are ahead of the one it is making
+  // (unfinished, queued, or running on the executor).
+  bool workAheadOfCall();
   // The app asked for the status of one of its unfinished commands' events, or for a callback on
   // one: the commands enqueued so far complete as soon as they end, without gathering with later
   // launches (an app that polls its kernel's event waited for the gathering to end each time).
