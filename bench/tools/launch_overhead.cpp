@@ -4,6 +4,7 @@
 //
 //   launch_overhead [--device P:D] [--launches N] [--global G] [--local L] [--sync each|end]
 //                   [--event 0|1] [--event-every N] [--profiling 0|1] [--buffer-mib M] [--sizes K]
+//                   [--set-args 0|1]
 // --event 1 asks for an event per launch (released at once) and --profiling 1 makes a profiling
 // queue: natively, what libsplit's own launches cost the driver (it does both). --event-every N
 // asks for one every N launches only, as a runtime that tracks completion now and then does.
@@ -12,7 +13,8 @@
 // the launches through K global sizes (G, G - L, G - 2L, ...), as a factorization whose NDRange
 // shrinks every step does: what a launch of a size not seen before costs. --local 0 leaves the
 // local size to the implementation (a NULL local size, as many apps pass; with --sizes, the
-// sizes then step by 64).
+// sizes then step by 64). --set-args 1 sets both arguments again, to the same values, before
+// each launch, as an app whose launch helper sets every argument does.
 #include "common/app_common.hpp"
 
 #include <algorithm>
@@ -32,7 +34,7 @@ int main(int argc, char **argv) {
       "[--launches N] [--global G] [--local L] [--sync each|poll|callback|other-queue|end] "
       "[--warmup N] "
       "[--event 0|1] [--event-every N] [--profiling 0|1] [--buffer-mib M] "
-      "[--sizes K]");
+      "[--sizes K] [--set-args 0|1]");
   const long Launches = Opts.integer("launches", 2000);
   const size_t Global = static_cast<size_t>(Opts.integer("global", 1024));
   const size_t Local = static_cast<size_t>(Opts.integer("local", 64));
@@ -50,6 +52,7 @@ int main(int argc, char **argv) {
   const long EventEvery = Opts.integer("event", 0) != 0 ? 1 : Opts.integer("event-every", 0);
   const bool Profiling = Opts.integer("profiling", 0) != 0;
   const long Sizes = std::max(1L, Opts.integer("sizes", 1));
+  const bool SetArgs = Opts.integer("set-args", 0) != 0;
   const size_t Step = Local ? Local : 64;
   if (static_cast<size_t>(Sizes - 1) * Step >= Global)
     app::fail("--sizes K needs (K - 1) * local below global");
@@ -72,11 +75,16 @@ int main(int argc, char **argv) {
   cl_kernel Kernel = clCreateKernel(Program, "empty", &Err);
   CL_CHECK_ERR(Err, "clCreateKernel");
   const int Never = -1;
-  CL_CHECK(clSetKernelArg(Kernel, 0, sizeof(cl_mem), &Unused));
-  CL_CHECK(clSetKernelArg(Kernel, 1, sizeof(int), &Never));
+  auto setArgs = [&] {
+    CL_CHECK(clSetKernelArg(Kernel, 0, sizeof(cl_mem), &Unused));
+    CL_CHECK(clSetKernelArg(Kernel, 1, sizeof(int), &Never));
+  };
+  setArgs();
 
   long Launched = 0;
   auto launch = [&] {
+    if (SetArgs)
+      setArgs();
     cl_event Done = nullptr;
     const bool WithEvent =
         Poll || Callback || OtherQueue || (EventEvery > 0 && Launched % EventEvery == 0);

@@ -1,8 +1,9 @@
 // Loops of launches that repeat the one before (libsplit enqueues such a repeat and nothing else:
 // launch/repeat_launch), and everything between two of them that must end the repeat: a changed
-// scalar or buffer argument, a host write, read, map, fill or copy of a buffer the kernel uses, a
-// launch with an event or a wait list, another kernel writing the same buffer, a wait, a released
-// buffer, a sub-buffer of the argument. Each step's results must read as natively.
+// scalar or buffer argument (an argument set again as it was does not), a host write, read, map,
+// fill or copy of a buffer the kernel uses, a launch with an event or a wait list, another kernel
+// writing the same buffer, a wait, a released buffer, a sub-buffer of the argument. Each step's
+// results must read as natively.
 #include "api_test.hpp"
 
 using namespace api;
@@ -80,6 +81,18 @@ void argumentsChange(const Setup &S, cl_program Program) {
   repeats(S, Axpb, 5, "the first buffer again");
   report("a", S, A);
   report("b", S, B);
+  // Every argument set again before each launch, as a launch helper does: the same ones, with
+  // the other buffer in one launch of four and a new scalar in one of three.
+  cl_int Again = CL_SUCCESS;
+  for (cl_uint I = 0; I < 24 && Again == CL_SUCCESS; ++I) {
+    setArg(Axpb, 0, I % 4 == 3 ? B : A);
+    setArg(Axpb, 1, cl_uint{3});
+    setArg(Axpb, 2, I % 3 == 2 ? I : cl_uint{1});
+    Again = launch(S, Axpb);
+  }
+  say("every argument set again before each launch: %s", errorName(Again));
+  report("a, arguments set again", S, A);
+  report("b, arguments set again", S, B);
   // A size that changes at every launch.
   cl_int Shrinking = CL_SUCCESS;
   for (size_t Global = Count; Global > Count - 40 && Shrinking == CL_SUCCESS; Global -= 8)

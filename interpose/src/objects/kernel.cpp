@@ -65,6 +65,36 @@ std::size_t Kernel::argElementBytes(cl_uint Index, cl_kernel Other) const {
   return ElementBytes[Index];
 }
 
+namespace {
+
+bool sameBytes(const ArgBytes &A, const ArgBytes &B) {
+  return A.size() == B.size() && std::equal(A.data(), A.data() + A.size(), B.data());
+}
+
+// Whether Now, as clSetKernelArg made it, is the argument Was already is: the same buffer object
+// (a kernel's weak reference keeps its control block: a buffer made since at the same address
+// is another), the same bytes or __local size. Bytes that may name an image or a sampler count
+// as changed: one released and another made with the same handle would read the same.
+bool sameArgument(const KernelArg &Was, const KernelArg &Now) {
+  if (Was.What != Now.What)
+    return false;
+  switch (Now.What) {
+  case KernelArg::Kind::Buffer:
+    return !Was.SetMem.owner_before(Now.SetMem) && !Now.SetMem.owner_before(Was.SetMem) &&
+           !Was.SetMem.expired();
+  case KernelArg::Kind::NullBuffer:
+    return true;
+  case KernelArg::Kind::Local:
+    return Was.LocalSize == Now.LocalSize;
+  case KernelArg::Kind::Bytes:
+    return !Was.AppDeviceObject && !Now.AppDeviceObject && sameBytes(Was.Value, Now.Value);
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
 cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   const RealApi &Real = Owner->context().real();
   KernelArg Arg;
@@ -115,7 +145,9 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   if (Result != CL_SUCCESS)
     return Result;
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (Index < Args.size()) {
+  // The argument set again as it is (a launch helper that sets every argument before each
+  // launch): nothing changed, and the next launch may still repeat the last one (RepeatMemo).
+  if (Index < Args.size() && !sameArgument(Args[Index], Arg)) {
     ++ArgsChanges;
     if (Arg.What != KernelArg::Kind::Bytes || Args[Index].What != KernelArg::Kind::Bytes)
       ++BufferArgsChanges;
@@ -310,12 +342,6 @@ cl_int Kernel::setSliceArgs(const ExecDevice &Device, cl_kernel Real, cl_uint Fi
     return Error;
   return CL_SUCCESS;
 }
-
-namespace {
-bool sameBytes(const ArgBytes &A, const ArgBytes &B) {
-  return A.size() == B.size() && std::equal(A.data(), A.data() + A.size(), B.data());
-}
-} // namespace
 
 cl_kernel Kernel::realWithCurrentScalars(ExecDevice &Device, std::uint64_t BufferArgs,
                                          cl_int &Error) {
