@@ -204,6 +204,60 @@ void kernelsTakeTurns(const Setup &S, cl_program Program) {
   clReleaseKernel(Back);
 }
 
+void buffersSwap(const Setup &S, cl_program Program) {
+  // One kernel whose two buffers swap at every launch (a stencil's ping-pong).
+  cl_kernel Shift = createKernel(Program, "shift");
+  cl_mem A = filled(S, 5), B = filled(S, 6), C = filled(S, 7);
+  const cl_uint N = Count;
+  setArg(Shift, 2, N);
+  auto swapped = [&](cl_mem From, cl_mem To, int Times, const char *Name) {
+    cl_int Result = CL_SUCCESS;
+    for (int I = 0; I < Times && Result == CL_SUCCESS; ++I) {
+      setArg(Shift, 0, I % 2 ? To : From);
+      setArg(Shift, 1, I % 2 ? From : To);
+      Result = launch(S, Shift);
+    }
+    say("%s: %s", Name, errorName(Result));
+  };
+  swapped(A, B, 40, "buffers swapped at every launch");
+  // Right after (nothing waited for), the first of the pair with a third buffer in the second's
+  // place: not the pair's launch.
+  setArg(Shift, 0, A);
+  setArg(Shift, 1, C);
+  show("a third buffer right after", launch(S, Shift));
+  report("a", S, A);
+  report("b", S, B);
+  report("c", S, C);
+  // A host write to one of them between two swaps, then a non-blocking read of the other.
+  swapped(A, B, 7, "swapped again");
+  std::vector<cl_uint> Ones(Count, 1u);
+  show("write b", clEnqueueWriteBuffer(S.Queue, B, CL_TRUE, 0, Count * sizeof(cl_uint), Ones.data(),
+                                       0, nullptr, nullptr));
+  swapped(B, A, 9, "swapped after a host write");
+  std::vector<cl_uint> Seen(Count);
+  show("read a", clEnqueueReadBuffer(S.Queue, A, CL_FALSE, 0, Count * sizeof(cl_uint), Seen.data(),
+                                     0, nullptr, nullptr));
+  swapped(A, B, 6, "swapped behind a read");
+  show("finish", clFinish(S.Queue));
+  say("read between: checksum %08x", checksum(Seen));
+  report("a", S, A);
+  report("b", S, B);
+  // A third buffer takes one's place, then the first pair again; then one of the pair is
+  // released and a new one (maybe at its address) swaps with the other.
+  swapped(A, C, 8, "a third buffer");
+  swapped(A, B, 8, "the pair again");
+  report("c", S, C);
+  clReleaseMemObject(B);
+  cl_mem D = filled(S, 8);
+  swapped(A, D, 10, "a new buffer in a released one's place");
+  report("a", S, A);
+  report("d", S, D);
+  clReleaseMemObject(A);
+  clReleaseMemObject(C);
+  clReleaseMemObject(D);
+  clReleaseKernel(Shift);
+}
+
 void buffersGo(const Setup &S, cl_program Program) {
   cl_kernel Axpb = createKernel(Program, "axpb");
   setArg(Axpb, 1, cl_uint{2});
@@ -292,6 +346,8 @@ int main(int Argc, char **Argv) {
   dataChanges(S, Program);
   say("== kernels taking turns");
   kernelsTakeTurns(S, Program);
+  say("== buffers swapped between launches");
+  buffersSwap(S, Program);
   say("== buffers released, sub-buffers");
   buffersGo(S, Program);
   say("== two queues, many buffers");

@@ -906,7 +906,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     if (Q->context().splitDevices().size() >= 2)
       R.Decided = decideAtCall(*Q, *K, R);
     cl_int Repeated = CL_SUCCESS;
-    if (launchRepeat(*Q, *K, R, *View.Repeat, View.ScalarsChanged, Repeated))
+    if (launchRepeat(*Q, *K, R, *View.Repeat, View.ScalarsChanged, View.SetBack, Repeated))
       return noteQueued(Repeated);
   }
   if (View.Repeat) {

@@ -38,7 +38,7 @@ bool chunksNow(Queue &Q, Kernel &K, const LaunchRequest &R) {
 } // namespace
 
 bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
-                  bool ScalarsChanged, cl_int &Result) {
+                  bool ScalarsChanged, bool SetBack, cl_int &Result) {
   ExecDevice &Device = Q.exec();
   const LaunchServices &S = Q.context().launchServices();
   // While no split device is open, or where the guard settled on running the kernel whole and
@@ -59,7 +59,9 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
     // of the device set others since: its scalars as the kernel has them now where any may differ.
     const auto [NonScalarSets, Sets] = K.realArgSets(Device);
     cl_kernel Real = nullptr;
-    if (NonScalarSets == Memo.NonScalarSets)
+    if (SetBack)
+      Real = K.realWithMemoArgs(Device, Memo, Error);
+    else if (NonScalarSets == Memo.NonScalarSets)
       Real = !ScalarsChanged && Sets == Memo.Sets
                  ? K.realFor(Device, false, Error)
                  : K.realWithCurrentScalars(Device, Memo.BufferArgs, Error);
@@ -71,8 +73,11 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
       Error = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
                                 R.LocalGiven ? R.Local.data() : nullptr, nullptr);
     Device.Worker->release();
-    if (Error == CL_SUCCESS)
+    if (Error == CL_SUCCESS) {
       K.noteLaunchLeftRunning(true);
+      if (SetBack)
+        K.repeatedSetBack(Device, Memo);
+    }
     return true;
   };
   return Q.runRepeat(Memo, Device, Enqueue, Result);
@@ -130,6 +135,8 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
         Error = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
                                   R.LocalGiven ? R.Local.data() : nullptr, nullptr);
       std::tie(Memo.NonScalarSets, Memo.Sets) = K.realArgSets(Device);
+      if (Real && Error == CL_SUCCESS)
+        K.describeRepeat(Device, Memo);
     };
     Device.Worker->runHere(std::ref(Job));
     if (Error != CL_SUCCESS)

@@ -53,10 +53,12 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &Request, cl_int &Result);
 // launchDirect's repeat of the kernel's last direct launch on Q (Memo, from viewForLaunch): the
 // same buffers, their bytes where that launch left them (valid on the app's device, what it
 // writes there alone), still held by the queue's newest entry. Only the real kernel is enqueued,
-// with the kernel's scalars where they changed (ScalarsChanged; Request.Args stays empty). False,
-// having changed nothing, where it is not such a repeat: Request then needs its whole snapshot.
+// with the kernel's scalars where they changed (ScalarsChanged; Request.Args stays empty), and
+// with Memo's buffers set back on it where Memo is the memo before the last one (SetBack: a loop
+// that swaps two buffers). False, having changed nothing, where it is not such a repeat: Request
+// then needs its whole snapshot.
 bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &Request, const RepeatMemo &Memo,
-                  bool ScalarsChanged, cl_int &Result);
+                  bool ScalarsChanged, bool SetBack, cl_int &Result);
 
 // Whether a launch will run whole on the app's device as natively, whatever it is: no split
 // device is open and it is not one that may run in chunks while they open. Such a launch may

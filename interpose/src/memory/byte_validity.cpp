@@ -43,17 +43,51 @@ bool ByteValidity::onlyOn(std::size_t Device, std::size_t Begin, std::size_t End
   return true;
 }
 
+namespace {
+
+bool containsAll(const RangeSet &Set, const RangeSet &Ranges) {
+  for (const Span &S : Ranges.spans())
+    if (!Set.contains(S.Begin, S.End))
+      return false;
+  return true;
+}
+
+bool intersectsAny(const RangeSet &Set, const RangeSet &Ranges) {
+  for (const Span &S : Ranges.spans())
+    if (Set.intersects(S.Begin, S.End))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool ByteValidity::writtenOnlyThere(const RangeSet *Place, const RangeSet &Ranges) const {
+  if (!EverWritten || !containsAll(Place ? *Place : Host, Ranges) ||
+      (Place && intersectsAny(Host, Ranges)))
+    return false;
+  for (const RangeSet &Valid : Devices)
+    if (&Valid != Place && intersectsAny(Valid, Ranges))
+      return false;
+  return true;
+}
+
 void ByteValidity::markValidOn(std::size_t Device, const RangeSet &Ranges) {
+  if (containsAll(Devices[Device], Ranges))
+    return;
   changing();
   Devices[Device].add(Ranges);
 }
 
 void ByteValidity::markValidOnHost(const RangeSet &Ranges) {
+  if (containsAll(Host, Ranges))
+    return;
   changing();
   Host.add(Ranges);
 }
 
 void ByteValidity::wroteOn(std::size_t Device, const RangeSet &Ranges) {
+  if (writtenOnlyThere(&Devices[Device], Ranges))
+    return;
   changing();
   EverWritten = true;
   Host.subtract(Ranges);
@@ -65,6 +99,8 @@ void ByteValidity::wroteOn(std::size_t Device, const RangeSet &Ranges) {
 }
 
 void ByteValidity::wroteOnHost(const RangeSet &Ranges) {
+  if (writtenOnlyThere(nullptr, Ranges))
+    return;
   changing();
   EverWritten = true;
   Host.add(Ranges);

@@ -34,9 +34,10 @@ public:
   std::size_t devices() const { return Devices.size(); }
   // Whether anything but the initial zeros was ever there.
   bool everWritten() const { return EverWritten; }
-  // Changes with every call of the four below (readable without the lock that guards them): a
-  // launch that repeats the last one finds the bytes where that one left them while it is
-  // unchanged (Kernel::RepeatMemo).
+  // Changes with every call of the four below that changes anything (readable without the lock
+  // that guards them): a launch that repeats the last one finds the bytes where that one left
+  // them while it is unchanged (Kernel::RepeatMemo). A call that changes nothing leaves it: a
+  // loop that swaps two buffers marks each written where it already was alone.
   std::uint64_t generation() const { return Changes.Count.load(std::memory_order_acquire); }
 
   // Ranges copied to Device, or to the host: valid there too.
@@ -66,7 +67,11 @@ private:
       return *this;
     }
   } Changes;
-  // Every mutator first: the answer kept for onlyOn goes, the generation moves on.
+  // Whether Ranges, written in Place (the host where null), are valid there alone already and
+  // were written: writing them there again changes nothing.
+  bool writtenOnlyThere(const RangeSet *Place, const RangeSet &Ranges) const;
+  // Every mutator first, where it changes something: the answer kept for onlyOn goes, the
+  // generation moves on.
   void changing() {
     OnlyOnKnown.reset();
     Changes.Count.fetch_add(1, std::memory_order_acq_rel);

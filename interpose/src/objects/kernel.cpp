@@ -242,14 +242,117 @@ Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<Kernel
     View.ArgsAlive = true;
     return View;
   }
+  if (RepeatOn && Previous && Previous->OnQueue == RepeatOn && argumentsAreLocked(*Previous)) {
+    View.Repeat = Previous;
+    View.SetBack = true;
+    View.ScalarsChanged = true;
+    View.ArgsAlive = true;
+    return View;
+  }
   View.ArgsAlive = snapshotLocked(Out);
   return View;
 }
 
+bool Kernel::argumentsAreLocked(const RepeatMemo &Memo) const {
+  if (!Memo.OnlyBufferArgs)
+    return false;
+  std::size_t Found = 0;
+  for (cl_uint I = 0; I < Args.size(); ++I) {
+    const KernelArg &A = Args[I];
+    if (A.What == KernelArg::Kind::Bytes)
+      continue;
+    if (A.What != KernelArg::Kind::Buffer || Found == Memo.ArgBufferCount ||
+        Memo.ArgBuffers[Found].Index != I)
+      return false;
+    // The memo's buffer at this address was alive since (the queue's entry that holds it is
+    // checked to be still the newest before the launch repeats it): the same object.
+    const std::shared_ptr<Buffer> Now = A.SetMem.lock();
+    if (Now.get() != Memo.ArgBuffers[Found++].Object)
+      return false;
+  }
+  return Found == Memo.ArgBufferCount;
+}
+
 void Kernel::rememberRepeat(const RepeatMemo &Memo) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (Memo.BufferArgs == BufferArgsChanges && Memo.AllArgs == ArgsChanges)
-    Repeat = Memo;
+  if (Memo.BufferArgs != BufferArgsChanges || Memo.AllArgs != ArgsChanges)
+    return;
+  if (Repeat && !Repeat->sameBuffers(Memo))
+    Previous = std::move(Repeat);
+  Repeat = Memo;
+}
+
+void Kernel::describeRepeat(ExecDevice &Device, RepeatMemo &Memo) {
+  cl_int Error = CL_SUCCESS;
+  RealKernel *K = realKernel(Device, false, Error);
+  if (!K)
+    return;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Memo.ArgBufferCount = 0;
+  Memo.OnlyBufferArgs = K->Last.size() >= Args.size();
+  for (cl_uint I = 0; I < Args.size() && Memo.OnlyBufferArgs; ++I) {
+    const SetArg &Was = K->Last[I];
+    if (Was.What == KernelArg::Kind::Bytes)
+      continue;
+    Memo.OnlyBufferArgs =
+        Was.What == KernelArg::Kind::Buffer && Memo.ArgBufferCount < RepeatMemo::MaxBuffers;
+    if (Memo.OnlyBufferArgs)
+      Memo.ArgBuffers[Memo.ArgBufferCount++] = {I, Was.Mem.lock().get(), Was.RealMem};
+  }
+  if (!Memo.OnlyBufferArgs)
+    Memo.ArgBufferCount = 0;
+}
+
+void Kernel::repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo) {
+  cl_int Error = CL_SUCCESS;
+  RealKernel *K = realKernel(Device, false, Error);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!K || !Previous || !Previous->sameBuffers(Memo) || Previous->OnQueue != Memo.OnQueue)
+    return;
+  std::swap(Repeat, Previous);
+  Repeat->BufferArgs = BufferArgsChanges;
+  Repeat->AllArgs = ArgsChanges;
+  Repeat->NonScalarSets = K->NonScalarSets;
+  Repeat->Sets = K->Sets;
+}
+
+cl_kernel Kernel::realWithMemoArgs(ExecDevice &Device, const RepeatMemo &Memo, cl_int &Error) {
+  RealKernel *K = realKernel(Device, false, Error);
+  if (!K)
+    return nullptr;
+  const RealApi &Api = Owner->context().real();
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (K->Last.size() < Args.size() || !argumentsAreLocked(Memo))
+    return nullptr;
+  for (std::size_t B = 0; B < Memo.ArgBufferCount; ++B) {
+    const RepeatMemo::ArgBuffer &Wanted = Memo.ArgBuffers[B];
+    SetArg &Was = K->Last[Wanted.Index];
+    if (Was.What == KernelArg::Kind::Buffer && Was.RealMem == Wanted.Real)
+      continue;
+    Error = Api.clSetKernelArg(K->Handle, Wanted.Index, sizeof(cl_mem), &Wanted.Real);
+    ++K->Sets;
+    ++K->NonScalarSets;
+    if (Error != CL_SUCCESS) {
+      Was.What = KernelArg::Kind::Unset;
+      return nullptr;
+    }
+    Was.What = KernelArg::Kind::Buffer;
+    Was.Mem = Args[Wanted.Index].SetMem;
+    Was.RealMem = Wanted.Real;
+  }
+  for (cl_uint I = 0; I < Args.size(); ++I) {
+    const KernelArg &A = Args[I];
+    SetArg &Was = K->Last[I];
+    if (A.What != KernelArg::Kind::Bytes || (Was.What == A.What && sameBytes(Was.Value, A.Value)))
+      continue;
+    Error = Api.clSetKernelArg(K->Handle, I, A.Value.size(), A.Value.data());
+    Was.What = Error == CL_SUCCESS ? A.What : KernelArg::Kind::Unset;
+    ++K->Sets;
+    if (Error != CL_SUCCESS)
+      return nullptr;
+    Was.Value = A.Value;
+  }
+  return K->Handle;
 }
 
 std::pair<std::uint64_t, std::uint64_t> Kernel::realArgSets(ExecDevice &Device) {

@@ -52,13 +52,16 @@ public:
   // event, no wait list): where the kernel's repeat memo is of that queue and its buffers are still
   // the arguments, Repeat holds the memo and nothing is snapshot (the launch takes the scalars
   // from the kernel itself: realWithCurrentScalars); ScalarsChanged: some were set since.
-  // ArgsGeneration: the arguments' BufferArgs and AllArgs (rememberRepeat) when taken.
+  // ArgsGeneration: the arguments' BufferArgs and AllArgs (rememberRepeat) when taken. SetBack:
+  // Repeat is the memo before the last one, whose buffers are the arguments again (a loop that
+  // swaps two buffers): the launch sets them back on the real kernel (realWithMemoArgs).
   struct LaunchView {
     bool AllSet = false;
     std::array<size_t, 3> Required{0, 0, 0};
     bool ArgsAlive = false;
     std::optional<RepeatMemo> Repeat;
     bool ScalarsChanged = false;
+    bool SetBack = false;
     std::pair<std::uint64_t, std::uint64_t> ArgsGeneration{0, 0};
   };
   LaunchView viewForLaunch(cl_device_id Device, std::vector<KernelArg> &Args,
@@ -67,6 +70,12 @@ public:
   // times those that are not scalars changed, a buffer, a __local size, SVM, execution
   // information; AllArgs: all of them).
   void rememberRepeat(const RepeatMemo &Memo);
+  // Fills Memo's buffer arguments as the app's own real kernel on Device has them now (right
+  // after realWithArgs set them for the launch Memo describes). On Device's worker.
+  void describeRepeat(ExecDevice &Device, RepeatMemo &Memo);
+  // A launch repeated Memo, the memo before the last one (LaunchView::SetBack): it becomes the
+  // last one, with the arguments as they are now, and the last one the one before.
+  void repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo);
 
   // The real kernel a device runs: the app's original kernel (Split = false) or the
   // partition-ready one. Created on first use; used only on that device's worker.
@@ -81,6 +90,10 @@ public:
   // last got them. Null with Error CL_SUCCESS where its arguments that are not scalars changed
   // since BufferArgs (the launch then goes the usual way); null with Error set where a call fails.
   cl_kernel realWithCurrentScalars(ExecDevice &Device, std::uint64_t BufferArgs, cl_int &Error);
+  // A set-back repeat's (LaunchView::SetBack): the app's own real kernel on Device with Memo's
+  // buffers where it has others, and the kernel's scalars as they are now, under its lock.
+  // Null with Error CL_SUCCESS where the arguments are no longer Memo's buffers.
+  cl_kernel realWithMemoArgs(ExecDevice &Device, const RepeatMemo &Memo, cl_int &Error);
   // The app's own real kernel on Device: how many times realWithArgs set its arguments that are
   // not scalars, and any of them (a repeated launch trusts what it has only where no launch
   // through another queue of the device changed them since: RepeatMemo). On Device's worker.
@@ -197,9 +210,12 @@ private:
   std::atomic<double> ChunkedSecondsPerItem{0.0};
   std::atomic<double> WarmSecondsPerItem{0.0};
   std::atomic<bool> FirstLaunchClaimed{false};
-  std::uint64_t BufferArgsChanges = 0, ArgsChanges = 0;     // Mutex: see rememberRepeat
-  std::optional<RepeatMemo> Repeat;                         // Mutex: see rememberRepeat
-  std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards; // under Mutex
+  std::uint64_t BufferArgsChanges = 0, ArgsChanges = 0; // Mutex: see rememberRepeat
+  std::optional<RepeatMemo> Repeat;                     // Mutex: see rememberRepeat
+  std::optional<RepeatMemo> Previous; // Mutex: the memo before Repeat, of other buffers
+  // Whether the buffer arguments are Memo's, and nothing else that is not a scalar (Mutex held).
+  bool argumentsAreLocked(const RepeatMemo &Memo) const;
+  std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards;                          // under Mutex
   mutable std::vector<std::pair<cl_device_id, std::array<size_t, 3>>> RequiredSizes; // Mutex
 };
 

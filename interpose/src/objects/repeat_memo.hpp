@@ -35,6 +35,30 @@ struct RepeatMemo {
   // next launch would find and leave everything as it is.
   std::size_t Buffers = 0;
   std::array<std::pair<const Buffer *, std::uint64_t>, MaxBuffers> Validity{};
+  // Each buffer argument's index, object and real memory object on the device, as that launch
+  // left them on the real kernel (Kernel::describeRepeat): a launch whose arguments are this
+  // memo's again after a launch with others (a loop that swaps two buffers) sets those back on
+  // the real kernel and repeats it (Kernel keeps the memo before the last one too).
+  struct ArgBuffer {
+    cl_uint Index = 0;
+    const Buffer *Object = nullptr;
+    cl_mem Real = nullptr;
+  };
+  std::size_t ArgBufferCount = 0;
+  std::array<ArgBuffer, MaxBuffers> ArgBuffers{};
+  // Every argument that is not a scalar is a buffer (only such a memo is set back).
+  bool OnlyBufferArgs = false;
+
+  // The same buffer objects at the same indices as Other's.
+  bool sameBuffers(const RepeatMemo &Other) const {
+    if (ArgBufferCount != Other.ArgBufferCount)
+      return false;
+    for (std::size_t I = 0; I < ArgBufferCount; ++I)
+      if (ArgBuffers[I].Index != Other.ArgBuffers[I].Index ||
+          ArgBuffers[I].Object != Other.ArgBuffers[I].Object)
+        return false;
+    return true;
+  }
 
   // Whether the buffers' bytes are where that launch left them. Only while the entry above holds
   // them (Queue::beginDirect checks that first, under its lock).
