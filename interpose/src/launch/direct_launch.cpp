@@ -72,12 +72,13 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
     if (Real)
       Error = enqueueRealKernel(Device, Real, R.WorkDim, R.Offset.data(), R.Global.data(),
                                 R.LocalGiven ? R.Local.data() : nullptr, nullptr);
+    // While the worker is held: the real kernel's argument counts the memo takes are this
+    // launch's, not those of another queue's job on the device that starts once it is released.
+    if (Error == CL_SUCCESS && SetBack)
+      K.repeatedSetBack(Device, Memo);
     Device.Worker->release();
-    if (Error == CL_SUCCESS) {
+    if (Error == CL_SUCCESS)
       K.noteLaunchLeftRunning(true);
-      if (SetBack)
-        K.repeatedSetBack(Device, Memo);
-    }
     return true;
   };
   return Q.runRepeat(Memo, Device, Enqueue, Result);

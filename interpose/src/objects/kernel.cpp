@@ -254,7 +254,8 @@ Kernel::LaunchView Kernel::viewForLaunch(cl_device_id Device, std::vector<Kernel
 }
 
 bool Kernel::argumentsAreLocked(const RepeatMemo &Memo) const {
-  if (!Memo.OnlyBufferArgs)
+  if (!Memo.OnlyBufferArgs ||
+      Memo.ExecInfoChanges != ExecInfoChanges.load(std::memory_order_acquire))
     return false;
   std::size_t Found = 0;
   for (cl_uint I = 0; I < Args.size(); ++I) {
@@ -289,6 +290,7 @@ void Kernel::describeRepeat(ExecDevice &Device, RepeatMemo &Memo) {
     return;
   std::lock_guard<std::mutex> Lock(Mutex);
   Memo.ArgBufferCount = 0;
+  Memo.ExecInfoChanges = K->ExecInfoSet;
   Memo.OnlyBufferArgs = K->Last.size() >= Args.size();
   for (cl_uint I = 0; I < Args.size() && Memo.OnlyBufferArgs; ++I) {
     const SetArg &Was = K->Last[I];

@@ -46,8 +46,11 @@ struct RepeatMemo {
   };
   std::size_t ArgBufferCount = 0;
   std::array<ArgBuffer, MaxBuffers> ArgBuffers{};
-  // Every argument that is not a scalar is a buffer (only such a memo is set back).
+  // Every argument that is not a scalar is a buffer (only such a memo is set back), and the
+  // kernel's clSetKernelExecInfo changes when the real kernel had them (a set-back repeat does
+  // not apply others).
   bool OnlyBufferArgs = false;
+  std::size_t ExecInfoChanges = 0;
 
   // The same buffer objects at the same indices as Other's.
   bool sameBuffers(const RepeatMemo &Other) const {
