@@ -318,6 +318,23 @@ void Kernel::repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo) {
   Repeat->Sets = K->Sets;
 }
 
+bool Kernel::setScalarsLocked(RealKernel &K, cl_int &Error) {
+  const RealApi &Api = Owner->context().real();
+  for (cl_uint I = 0; I < Args.size(); ++I) {
+    const KernelArg &A = Args[I];
+    SetArg &Was = K.Last[I];
+    if (A.What != KernelArg::Kind::Bytes || (Was.What == A.What && sameBytes(Was.Value, A.Value)))
+      continue;
+    Error = Api.clSetKernelArg(K.Handle, I, A.Value.size(), A.Value.data());
+    Was.What = Error == CL_SUCCESS ? A.What : KernelArg::Kind::Unset;
+    ++K.Sets;
+    if (Error != CL_SUCCESS)
+      return false;
+    Was.Value = A.Value;
+  }
+  return true;
+}
+
 cl_kernel Kernel::realWithMemoArgs(ExecDevice &Device, const RepeatMemo &Memo, cl_int &Error) {
   RealKernel *K = realKernel(Device, false, Error);
   if (!K)
@@ -342,18 +359,8 @@ cl_kernel Kernel::realWithMemoArgs(ExecDevice &Device, const RepeatMemo &Memo, c
     Was.Mem = Args[Wanted.Index].SetMem;
     Was.RealMem = Wanted.Real;
   }
-  for (cl_uint I = 0; I < Args.size(); ++I) {
-    const KernelArg &A = Args[I];
-    SetArg &Was = K->Last[I];
-    if (A.What != KernelArg::Kind::Bytes || (Was.What == A.What && sameBytes(Was.Value, A.Value)))
-      continue;
-    Error = Api.clSetKernelArg(K->Handle, I, A.Value.size(), A.Value.data());
-    Was.What = Error == CL_SUCCESS ? A.What : KernelArg::Kind::Unset;
-    ++K->Sets;
-    if (Error != CL_SUCCESS)
-      return nullptr;
-    Was.Value = A.Value;
-  }
+  if (!setScalarsLocked(*K, Error))
+    return nullptr;
   return K->Handle;
 }
 
@@ -453,22 +460,11 @@ cl_kernel Kernel::realWithCurrentScalars(ExecDevice &Device, std::uint64_t Buffe
   RealKernel *K = realKernel(Device, false, Error);
   if (!K)
     return nullptr;
-  const RealApi &Api = Owner->context().real();
   std::lock_guard<std::mutex> Lock(Mutex);
   if (BufferArgsChanges != BufferArgs || K->Last.size() < Args.size())
     return nullptr;
-  for (cl_uint I = 0; I < Args.size(); ++I) {
-    const KernelArg &A = Args[I];
-    SetArg &Was = K->Last[I];
-    if (A.What != KernelArg::Kind::Bytes || (Was.What == A.What && sameBytes(Was.Value, A.Value)))
-      continue;
-    Error = Api.clSetKernelArg(K->Handle, I, A.Value.size(), A.Value.data());
-    Was.What = Error == CL_SUCCESS ? A.What : KernelArg::Kind::Unset;
-    ++K->Sets;
-    if (Error != CL_SUCCESS)
-      return nullptr;
-    Was.Value = A.Value;
-  }
+  if (!setScalarsLocked(*K, Error))
+    return nullptr;
   // The real kernel has every argument as set now: the next repeat needs no look at them unless
   // the app sets one again (a scalar changed once, then launches in a loop).
   if (Repeat && Repeat->Device == Device.Index && Repeat->BufferArgs == BufferArgs) {

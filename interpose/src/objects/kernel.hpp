@@ -215,6 +215,9 @@ private:
   std::optional<RepeatMemo> Previous; // Mutex: the memo before Repeat, of other buffers
   // Whether the buffer arguments are Memo's, and nothing else that is not a scalar (Mutex held).
   bool argumentsAreLocked(const RepeatMemo &Memo) const;
+  // Sets on K the scalars it does not have as the kernel has them now (Mutex held); false with
+  // Error set where a call fails.
+  bool setScalarsLocked(RealKernel &K, cl_int &Error);
   std::map<std::size_t, std::shared_ptr<GuardSlot>> Guards;                          // under Mutex
   mutable std::vector<std::pair<cl_device_id, std::array<size_t, 3>>> RequiredSizes; // Mutex
 };
