@@ -30,6 +30,8 @@
 namespace {
 
 enum Function {
+  GetPlatformIDs,
+  GetDeviceIDs,
   CreateContext,
   CreateCommandQueue,
   CreateCommandQueueWithProperties,
@@ -58,7 +60,9 @@ enum Function {
   Functions
 };
 
-const char *const Names[Functions] = {"clCreateContext",
+const char *const Names[Functions] = {"clGetPlatformIDs",
+                                      "clGetDeviceIDs",
+                                      "clCreateContext",
                                       "clCreateCommandQueue",
                                       "clCreateCommandQueueWithProperties",
                                       "clCreateBuffer",
@@ -96,7 +100,7 @@ struct FirstCall {
 // first launch on in the order the app made them.
 class Report {
 public:
-  Report() {
+  Report() : Loaded(Clock::now()) {
     if (const char *N = std::getenv("CALL_TIMES_FIRST"))
       FirstWanted = static_cast<std::size_t>(std::strtoul(N, nullptr, 10));
   }
@@ -107,6 +111,8 @@ public:
   void add(Function What, Clock::time_point Start, Clock::time_point End) {
     const double Us = std::chrono::duration<double, std::micro>(End - Start).count();
     std::lock_guard<std::mutex> Lock(Mutex);
+    if (!FirstCallAt)
+      FirstCallAt = Start;
     if (!Origin && What == EnqueueNDRangeKernel)
       Origin = Start;
     Durations[What].push_back(Us);
@@ -118,6 +124,8 @@ public:
 private:
   void write() {
     std::lock_guard<std::mutex> Lock(Mutex);
+    if (!FirstCallAt)
+      return; // a process that made no OpenCL call (a compiler the driver runs)
     FILE *Out = stderr;
     if (const char *Path = std::getenv("CALL_TIMES_OUT"))
       if (FILE *F = std::fopen(Path, "w"))
@@ -135,6 +143,13 @@ private:
       std::fprintf(Out, "%-36s %8zu %12.1f %10.2f %10.1f\n", Names[F], D.size(), Total,
                    D[D.size() / 2], D.back());
     }
+    // Where the process's time went outside the calls: its start (before the first call) and
+    // what follows the report (the libraries' teardown: the process's wall time less this).
+    const auto since = [this](Clock::time_point T) {
+      return std::chrono::duration<double, std::micro>(T - Loaded).count();
+    };
+    std::fprintf(Out, "since this library loaded: first call at %.1f us, report at %.1f us\n",
+                 FirstCallAt ? since(*FirstCallAt) : 0.0, since(Clock::now()));
     std::fprintf(Out, "from the first launch on: start us, duration us, function\n");
     for (const FirstCall &C : First)
       std::fprintf(Out, "%12.1f %10.1f %s\n", C.StartUs, C.Us, Names[C.What]);
@@ -147,12 +162,17 @@ private:
   std::vector<FirstCall> First;
   std::size_t FirstWanted = 40;
   std::optional<Clock::time_point> Origin;
+  Clock::time_point Loaded;
+  std::optional<Clock::time_point> FirstCallAt;
 };
 
 Report &report() {
   static Report R;
   return R;
 }
+
+// Made when the library loads, not at the first call: the start's time is measured from there.
+[[maybe_unused]] const Report &LoadedReport = report();
 
 // The next library's definition of the function (libsplit's, or the ICD loader's natively).
 template <typename Fn> Fn next(const char *Name) {
@@ -182,6 +202,11 @@ template <typename Fn, typename... Args> auto timed(Function What, Fn Next, Args
   }
 #define CALL_TIMES_UNPACK(...) __VA_ARGS__
 
+CALL_TIMES_DEFINE(cl_int, GetPlatformIDs, (cl_uint N, cl_platform_id *P, cl_uint *Count),
+                  (N, P, Count))
+CALL_TIMES_DEFINE(cl_int, GetDeviceIDs,
+                  (cl_platform_id P, cl_device_type T, cl_uint N, cl_device_id *D, cl_uint *Count),
+                  (P, T, N, D, Count))
 CALL_TIMES_DEFINE(cl_context, CreateContext,
                   (const cl_context_properties *P, cl_uint N, const cl_device_id *D,
                    void(CL_CALLBACK *F)(const char *, const void *, size_t, void *), void *U,

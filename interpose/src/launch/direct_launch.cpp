@@ -17,10 +17,28 @@ bool runsWholeOnAppDevice(Queue &Q, Kernel &K, const LaunchRequest &R) {
 
 namespace {
 
-// What would make runWhole keep a record, a real event or a log line for the launch.
+// What would make runWhole keep a record, a real event or a log line for the launch. (The
+// summary alone counts a launch run here, untimed: countedUntimed.)
 bool recordsLaunch(const LaunchServices &S, const LaunchRequest &R) {
-  return R.EventWanted || S.Settings.FailLaunch != 0 || S.Recorder.wanted() || S.Spans.enabled() ||
+  return R.EventWanted || S.Settings.FailLaunch != 0 || S.Recorder.tracing() || S.Spans.enabled() ||
          S.Log.enabled(config::LogLevel::Info);
+}
+
+// What the summary says of a launch run here, as natively: counted, not timed (a record of its
+// own, timed, would take it the executor's way, several times slower for a short kernel).
+void countedUntimed(const Queue &Q, const Kernel &K, const ExecDevice &Device, bool Settled) {
+  const Context &C = Q.context();
+  RunRecorder &Recorder = C.launchServices().Recorder;
+  if (!Recorder.summarizing())
+    return;
+  if (Settled)
+    Recorder.countUntimed(K.name(), Device.Name,
+                          "the planner found running it whole cheaper than splitting it "
+                          "(LIBSPLIT_SPLIT=auto)");
+  else if (C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen())
+    Recorder.countUntimed(K.name(), Device.Name, notOpenYetReason(C, true));
+  else
+    Recorder.countUntimed(K.name(), Device.Name, "fewer than two devices");
 }
 
 // Whole on the app's device as the split guard settled it, a launch it does not measure.
@@ -81,7 +99,11 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
       K.noteLaunchLeftRunning(true);
     return true;
   };
-  return Q.runRepeat(Memo, Device, Enqueue, Result);
+  if (!Q.runRepeat(Memo, Device, Enqueue, Result))
+    return false;
+  if (Result == CL_SUCCESS)
+    countedUntimed(Q, K, Device, Q.context().splitDevices().size() >= 2);
+  return true;
 }
 
 bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
@@ -155,6 +177,8 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
     return true;
   };
   const bool Ran = Q.runDirect(Start, Device, Result, &Memo.Entry);
+  if (Ran && Result == CL_SUCCESS)
+    countedUntimed(Q, K, Device, SettledWhole);
   if (Ran && Result == CL_SUCCESS && Repeatable && Memo.Entry != 0) {
     Memo.OnQueue = Q.serial();
     Memo.Device = Device.Index;

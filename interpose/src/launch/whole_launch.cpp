@@ -108,8 +108,9 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   // up to the launches queued after it too, which an in-order queue runs before anything the app
   // queues next.
   const std::shared_ptr<Event> Reported = R.Reported.lock();
+  // (The summary alone counts such a launch, untimed: a trace wants each launch timed.)
   const bool Untracked = Pipeline && (!Note || !Note->Launch.Measured) && Key.empty() && !Fail &&
-                         !S.Recorder.wanted() && !S.Spans.enabled();
+                         !S.Recorder.tracing() && !S.Spans.enabled();
   cl_event Running = nullptr;
   auto KernelStart = Clock::now();
   std::uint64_t EnqueuedNs = 0;
@@ -144,6 +145,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   }
 
   if (Untracked) {
+    S.Recorder.countUntimed(K.name(), Device.Name, Reason);
     if (Reported && Running)
       Reported->keepDeviceEvent(Running, EnqueuedNs);
     Pipeline->finishLater([Args = std::move(R.Args)] { return CL_SUCCESS; }, {}, &Device, true);

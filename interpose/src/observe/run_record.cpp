@@ -97,6 +97,23 @@ void RunRecorder::record(const LaunchRecord &L) {
   std::fwrite(Line.data(), 1, Line.size(), Trace);
 }
 
+void RunRecorder::countUntimed(const std::string &Kernel, const std::string &Device,
+                               std::string_view Why) {
+  if (!WantSummary)
+    return;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  KernelTotals &K = Kernels[Kernel];
+  ++K.Launches;
+  ++K.Untimed;
+  if (K.Unsplit != Why)
+    K.Unsplit.assign(Why);
+  if (K.Devices.size() != 1 || K.Devices.front() != Device) {
+    K.Devices.assign(1, Device);
+    K.LastShares.assign(1, 1.0);
+  }
+  DeviceBusy.try_emplace(Device, 0.0); // named among the devices, busy or not as far as known
+}
+
 void RunRecorder::countHostWrite(HostWrite Kind, std::uint64_t Bytes) {
   std::lock_guard<std::mutex> Lock(Mutex);
   WriteCount &C = HostWrites[Kind];
@@ -131,16 +148,18 @@ std::string RunRecorder::summary() const {
   // A split launch may give every work-group to one device (a device dropped, or measured
   // alone): how many ran on two devices or more is what shows the split.
   Out << "per kernel: launches, split launches, of them on 2+ devices, mean makespan, bytes "
-         "moved, last split (and how many launches ran in chunks):\n";
+         "moved, last split (and how many launches ran in chunks, or ran as natively, not "
+         "timed):\n";
   for (const auto &[Name, K] : Kernels) {
     Out << "  " << Name << std::string(Width - Name.size(), ' ') << " "
         << padded(std::to_string(K.Launches), 6) << " launches "
         << padded(std::to_string(K.SplitLaunches), 6) << " split "
         << padded(std::to_string(K.SharedLaunches), 6) << " on 2+ "
-        << padded(formatFixed(1e3 * K.MakespanSum /
-                                  static_cast<double>(std::max<std::uint64_t>(K.Launches, 1)),
-                              3),
-                  10)
+        << (K.Launches > K.Untimed
+                ? padded(formatFixed(
+                             1e3 * K.MakespanSum / static_cast<double>(K.Launches - K.Untimed), 3),
+                         10)
+                : padded("-", 10))
         << " ms " << padded(formatFixed(static_cast<double>(K.Bytes) / (1024.0 * 1024.0), 1), 10)
         << " MiB  ";
     if (K.SplitLaunches == 0) {
@@ -156,6 +175,8 @@ std::string RunRecorder::summary() const {
     }
     if (K.ChunkedLaunches)
       Out << " (" << K.ChunkedLaunches << " in chunks)";
+    if (K.Untimed)
+      Out << " (" << K.Untimed << " as natively, not timed)";
     Out << "\n";
   }
   if (!HostWrites.empty()) {
@@ -175,7 +196,10 @@ std::string RunRecorder::summary() const {
         << ", " << count(HostWrite::ToAppDevice, "sent to the app's device") << ", "
         << count(HostWrite::OnAppMemory, "on the app's memory") << Sent;
   }
-  Out << "per device: busy time (kernels and transfers):\n";
+  Out << "per device: busy time (kernels and transfers";
+  if (std::any_of(Kernels.begin(), Kernels.end(), [](const auto &K) { return K.second.Untimed; }))
+    Out << " of the launches timed";
+  Out << "):\n";
   for (const auto &[Name, Seconds] : DeviceBusy)
     Out << "  D" << Index[Name] << " " << padded(formatFixed(Seconds, 3), 10) << " s  " << Name
         << "\n";

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace libsplit {
@@ -57,6 +58,13 @@ public:
   // Whether record() keeps anything (a summary or a trace was asked for): a launch need not
   // build its record otherwise.
   bool wanted() const { return WantSummary || Trace != nullptr; }
+  // Whether every launch needs a record of its own, timed (a trace was asked for). The summary
+  // alone does not: a launch that runs as natively (whole on the app's device, not waited for)
+  // is only counted (countUntimed), so that asking for the summary leaves the run as it is.
+  bool tracing() const { return Trace != nullptr; }
+  bool summarizing() const { return WantSummary; }
+  // A launch run whole on Device without a record: counted, not timed (summary only).
+  void countUntimed(const std::string &Kernel, const std::string &Device, std::string_view Why);
 
   // Host writes (clEnqueueWriteBuffer[Rect], CL_MEM_COPY_HOST_PTR) by what LIBSPLIT_DEFER did.
   // ToAppDevice: LIBSPLIT_UPLOAD sent it to the app's device, straight from the app's memory.
@@ -82,6 +90,7 @@ private:
     std::vector<double> LastShares;
     double MakespanSum = 0.0;
     std::uint64_t Bytes = 0;
+    std::uint64_t Untimed = 0; // of Launches, counted without a record (countUntimed)
   };
 
   mutable std::mutex Mutex;

@@ -1,0 +1,74 @@
+// The summary LIBSPLIT_SUMMARY prints: launches recorded with their times and launches only
+// counted (run as natively, untimed) side by side, without a device.
+#include "run_record.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+namespace {
+
+libsplit::LaunchRecord wholeLaunch(const std::string &Kernel, double Seconds) {
+  libsplit::LaunchRecord L;
+  L.Kernel = Kernel;
+  L.Unsplit = "fewer than two devices";
+  L.MakespanSeconds = Seconds;
+  libsplit::DeviceRecord D;
+  D.Name = "gpu";
+  D.Share = 1.0;
+  D.KernelSeconds = Seconds;
+  L.Devices.push_back(D);
+  return L;
+}
+
+// The summary's line for Kernel.
+std::string lineOf(const std::string &Summary, const std::string &Kernel) {
+  const auto At = Summary.find("  " + Kernel + " ");
+  REQUIRE(At != std::string::npos);
+  return Summary.substr(At, Summary.find('\n', At) - At);
+}
+
+} // namespace
+
+TEST_CASE("untimed launches count in the summary without changing the timed means") {
+  libsplit::RunRecorder Recorder("", true);
+  REQUIRE(Recorder.summarizing());
+  REQUIRE_FALSE(Recorder.tracing());
+  Recorder.record(wholeLaunch("stencil", 0.002));
+  Recorder.record(wholeLaunch("stencil", 0.004));
+  for (int I = 0; I < 5; ++I)
+    Recorder.countUntimed("stencil", "gpu", "the split devices are not open yet (LIBSPLIT_OPEN)");
+  for (int I = 0; I < 3; ++I)
+    Recorder.countUntimed("copy", "gpu", "fewer than two devices");
+  const std::string Summary = Recorder.summary();
+
+  const std::string Stencil = lineOf(Summary, "stencil");
+  CHECK(Stencil.find("7 launches") != std::string::npos);
+  CHECK(Stencil.find("3.000 ms") != std::string::npos); // the two timed ones' mean
+  CHECK(Stencil.find("last on D0: the split devices are not open yet") != std::string::npos);
+  CHECK(Stencil.find("(5 as natively, not timed)") != std::string::npos);
+
+  const std::string Copy = lineOf(Summary, "copy");
+  CHECK(Copy.find("3 launches") != std::string::npos);
+  CHECK(Copy.find("- ms") != std::string::npos); // none timed: no mean
+  CHECK(Copy.find("last on D0: fewer than two devices (3 as natively, not timed)") !=
+        std::string::npos);
+  CHECK(Summary.find("busy time (kernels and transfers of the launches timed)") !=
+        std::string::npos);
+  CHECK(Summary.find("D0      0.006 s  gpu") != std::string::npos);
+}
+
+TEST_CASE("a run with every launch timed says nothing of untimed ones") {
+  libsplit::RunRecorder Recorder("", true);
+  Recorder.record(wholeLaunch("stencil", 0.002));
+  const std::string Summary = Recorder.summary();
+  CHECK(Summary.find("not timed)\n") == std::string::npos);
+  CHECK(Summary.find("busy time (kernels and transfers):") != std::string::npos);
+}
+
+TEST_CASE("nothing is counted where no summary was asked for") {
+  libsplit::RunRecorder Recorder("", false);
+  Recorder.countUntimed("stencil", "gpu", "fewer than two devices");
+  CHECK(Recorder.summary().empty());
+  CHECK_FALSE(Recorder.wanted());
+}
