@@ -193,9 +193,12 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       Loss = std::max(Loss, 2.0 * *Here);
     if (Other == Mode::Split && SplitNeverRan && Bytes)
       Loss += Bytes->FirstSplitSeconds;
-    const int Back = indexOf(Current);
-    if (Cold[Back].samples() && Warm[Back].samples())
-      Loss += std::max(*Cold[Back].predict(Work) - *Warm[Back].predict(Work), 0.0);
+    // Each way's first launch after the other's pays what it measured paying then beyond its
+    // warm launches: going (a split's data spread again, once a whole launch gathered it back)
+    // and coming back.
+    for (const int Way : {indexOf(Other), indexOf(Current)})
+      if (Cold[Way].samples() && Warm[Way].samples())
+        Loss += std::max(*Cold[Way].predict(Work) - *Warm[Way].predict(Work), 0.0);
     // A loss that cannot be priced yet is no loss known to be small: the launches of an app that
     // queues many at once are measured only once they ran, and a probe then was blind (a
     // 12-microsecond stencil's first split took 5 ms, an FFT's butterfly's a second).

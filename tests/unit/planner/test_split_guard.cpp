@@ -525,6 +525,26 @@ TEST_CASE("a large stencil whose grid must first spread splits once the run has 
   CHECK(static_cast<double>(First) * 1e-3 * GuardSettings().SpreadBudget >= 2.0 * GridSpread);
 }
 
+TEST_CASE("a split that must spread its grid again is probed again only within the budget",
+          "[planner][guard]") {
+  // A 1 ms kernel on two GPUs opened mid-run, its 512 MiB grid on the app's GPU alone, the split
+  // as long as the launch whole once spread: one spread probe and its warm repeat once the run
+  // has paid for the spread, then whole again (which gathers the grid back). A later probe
+  // spreads it again: its loss counts that, measured by the first probe, so probes stay within
+  // the budget (counted without it, a probe every 1024 launches spread the grid each time: 6%
+  // of the run).
+  Scenario S;
+  S.FirstBytes = PricedBytes{GridBytes, 0.0, 0.5};
+  S.Cost = [](Mode M, bool Cold, double) {
+    return M == Mode::Split ? (Cold ? 1e-3 + GridSpread : 1e-3) : 1e-3;
+  };
+  S.Inferred = [](double) { return 1e-3; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e8, 40000));
+  CHECK(R.Split >= 2); // the spread probe ran
+  CHECK(R.Seconds <= (1.0 + GuardSettings().ProbeBudget) * R.AllWhole + 2.0 * GridSpread);
+}
+
 TEST_CASE("a spread probe whose first split overran its price is not repeated",
           "[planner][guard]") {
   // Priced as the stencil above, but the first split takes eight times its spread's price (an

@@ -20,6 +20,8 @@
 // measured again (two launches) after 16, 32, ... 1024 launches, and only when what it is predicted
 // to lose fits in ProbeBudget of the time since the last probe; a split never measured whose
 // price is mostly bytes to move may also spend SpreadBudget of that time on them, there and back.
+// A probe's predicted loss counts what each way's first launch after the other measured paying
+// beyond its warm launches (a split's data spread again), going and coming back.
 //
 // Pure: no OpenCL, no clock. Thread safety: none inside; the caller serializes calls.
 //
