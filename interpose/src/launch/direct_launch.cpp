@@ -36,7 +36,7 @@ void countedUntimed(const Queue &Q, const Kernel &K, const ExecDevice &Device, b
                           "the planner found running it whole cheaper than splitting it "
                           "(LIBSPLIT_SPLIT=auto)");
   else if (C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen())
-    Recorder.countUntimed(K.name(), Device.Name, notOpenYetReason(C, true));
+    Recorder.countUntimedNotOpen(K.name(), Device.Name, C.openAfterSeconds(), C.waitedSeconds());
   else
     Recorder.countUntimed(K.name(), Device.Name, "fewer than two devices");
 }

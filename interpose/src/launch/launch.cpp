@@ -272,14 +272,6 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
 
 } // namespace
 
-std::string notOpenYetReason(const Context &C, bool Detailed) {
-  if (!Detailed)
-    return "the split devices are not open yet (LIBSPLIT_OPEN)";
-  return "the split devices are not open yet (LIBSPLIT_OPEN: they open once the app has waited " +
-         support::formatFixed(C.openAfterSeconds(), 3) + " s for its device; it had waited " +
-         support::formatFixed(C.waitedSeconds(), 3) + " s)";
-}
-
 // The stages, in order: reasons to run unsplit (objects of the app's device, split devices not
 // open, a kernel that cannot split), the guard's decision where it needs no plan, the devices
 // able to run it, its shape (too small: where its data is), then in chunks (nothing known of
@@ -311,7 +303,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     }
     if (!NotOpenYet)
       return L.unsplit("fewer than two devices");
-    return L.unsplit(notOpenYetReason(C, S.Recorder.wanted()));
+    // What the summary says of it: how far the run was from opening them.
+    return L.unsplit(S.Recorder.wanted()
+                         ? RunRecorder::notOpenYet(C.openAfterSeconds(), C.waitedSeconds())
+                         : RunRecorder::notOpenYet());
   }
   if (!Facts)
     return L.unsplit(Why, true);

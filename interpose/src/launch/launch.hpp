@@ -28,9 +28,6 @@ inline constexpr cl_int InjectedFailure = CL_OUT_OF_RESOURCES;
 // Runs on the queue's executor thread, or on the app's (Queue::enqueue). A launch left running
 // takes Request's arguments with it.
 cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done);
-// Why a launch ran whole on the app's device while the split devices were planned but not open
-// (the summary's and the trace's words); Detailed: with how long the app had waited so far.
-std::string notOpenYetReason(const Context &C, bool Detailed);
 
 // The split guard's decision for a launch, where it can be made at the app's call rather than
 // when the launch runs: a kernel settled on running whole with nothing to measure or probe, and,

@@ -53,8 +53,10 @@ void RunRecorder::record(const LaunchRecord &L) {
   K.SplitLaunches += L.Split ? 1 : 0;
   K.SharedLaunches += L.Split && L.Devices.size() >= 2 ? 1 : 0;
   K.ChunkedLaunches += L.Purpose == "chunked" ? 1 : 0;
-  if (!L.Split && !L.Unsplit.empty())
+  if (!L.Split && !L.Unsplit.empty()) {
     K.Unsplit = L.Unsplit;
+    K.NotOpenAfter = K.NotOpenWaited = -1.0;
+  }
   K.MakespanSum += L.MakespanSeconds;
   K.Devices.clear();
   K.LastShares.clear();
@@ -97,21 +99,46 @@ void RunRecorder::record(const LaunchRecord &L) {
   std::fwrite(Line.data(), 1, Line.size(), Trace);
 }
 
-void RunRecorder::countUntimed(const std::string &Kernel, const std::string &Device,
-                               std::string_view Why) {
-  if (!WantSummary)
-    return;
-  std::lock_guard<std::mutex> Lock(Mutex);
+RunRecorder::KernelTotals &RunRecorder::untimed(const std::string &Kernel,
+                                                const std::string &Device) {
   KernelTotals &K = Kernels[Kernel];
   ++K.Launches;
   ++K.Untimed;
-  if (K.Unsplit != Why)
-    K.Unsplit.assign(Why);
   if (K.Devices.size() != 1 || K.Devices.front() != Device) {
     K.Devices.assign(1, Device);
     K.LastShares.assign(1, 1.0);
   }
   DeviceBusy.try_emplace(Device, 0.0); // named among the devices, busy or not as far as known
+  return K;
+}
+
+void RunRecorder::countUntimed(const std::string &Kernel, const std::string &Device,
+                               std::string_view Why) {
+  if (!WantSummary)
+    return;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  KernelTotals &K = untimed(Kernel, Device);
+  if (K.Unsplit != Why)
+    K.Unsplit.assign(Why);
+}
+
+void RunRecorder::countUntimedNotOpen(const std::string &Kernel, const std::string &Device,
+                                      double OpenAfterSeconds, double WaitedSeconds) {
+  if (!WantSummary)
+    return;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  KernelTotals &K = untimed(Kernel, Device);
+  K.Unsplit.clear();
+  K.NotOpenAfter = OpenAfterSeconds;
+  K.NotOpenWaited = WaitedSeconds;
+}
+
+std::string RunRecorder::notOpenYet(double OpenAfterSeconds, double WaitedSeconds) {
+  if (OpenAfterSeconds < 0.0 && WaitedSeconds < 0.0)
+    return "the split devices are not open yet (LIBSPLIT_OPEN)";
+  return "the split devices are not open yet (LIBSPLIT_OPEN: they open once the app has waited " +
+         formatFixed(OpenAfterSeconds, 3) + " s for its device; it had waited " +
+         formatFixed(WaitedSeconds, 3) + " s)";
 }
 
 void RunRecorder::countHostWrite(HostWrite Kind, std::uint64_t Bytes) {
@@ -167,7 +194,10 @@ std::string RunRecorder::summary() const {
       Out << "unsplit";
       if (K.Devices.size() == 1)
         Out << ", last on D" << Index[K.Devices.front()];
-      Out << ": " << (K.Unsplit.empty() ? "?" : K.Unsplit);
+      Out << ": "
+          << (!K.Unsplit.empty()      ? K.Unsplit
+              : K.NotOpenAfter >= 0.0 ? notOpenYet(K.NotOpenAfter, K.NotOpenWaited)
+                                      : "?");
     } else {
       for (std::size_t I = 0; I < K.Devices.size(); ++I)
         Out << (I ? ", " : "") << "D" << Index[K.Devices[I]] << " "

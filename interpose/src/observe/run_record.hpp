@@ -65,6 +65,15 @@ public:
   bool summarizing() const { return WantSummary; }
   // A launch run whole on Device without a record: counted, not timed (summary only).
   void countUntimed(const std::string &Kernel, const std::string &Device, std::string_view Why);
+  // The same for a launch that ran so because the split devices were not open yet: the
+  // summary says how far the run was from opening them (notOpenYet), formatted at exit rather
+  // than at each launch.
+  void countUntimedNotOpen(const std::string &Kernel, const std::string &Device,
+                           double OpenAfterSeconds, double WaitedSeconds);
+  // Why a launch ran whole while the split devices were planned but not open: they open once
+  // the app has waited OpenAfterSeconds for its device, it had waited WaitedSeconds (the
+  // words of the summary and the trace; without the numbers where both are negative).
+  static std::string notOpenYet(double OpenAfterSeconds = -1.0, double WaitedSeconds = -1.0);
 
   // Host writes (clEnqueueWriteBuffer[Rect], CL_MEM_COPY_HOST_PTR) by what LIBSPLIT_DEFER did.
   // ToAppDevice: LIBSPLIT_UPLOAD sent it to the app's device, straight from the app's memory.
@@ -91,7 +100,11 @@ private:
     double MakespanSum = 0.0;
     std::uint64_t Bytes = 0;
     std::uint64_t Untimed = 0; // of Launches, counted without a record (countUntimed)
+    // Where the last launch was counted by countUntimedNotOpen (Unsplit then empty): the
+    // opening's threshold and the app's waiting then.
+    double NotOpenAfter = -1.0, NotOpenWaited = -1.0;
   };
+  KernelTotals &untimed(const std::string &Kernel, const std::string &Device);
 
   mutable std::mutex Mutex;
   std::FILE *Trace = nullptr;

@@ -58,6 +58,23 @@ TEST_CASE("untimed launches count in the summary without changing the timed mean
   CHECK(Summary.find("D0      0.006 s  gpu") != std::string::npos);
 }
 
+TEST_CASE("launches counted while the split devices were not open say how far the run was") {
+  libsplit::RunRecorder Recorder("", true);
+  Recorder.countUntimedNotOpen("stencil", "gpu", 0.6, 0.0);
+  Recorder.countUntimedNotOpen("stencil", "gpu", 0.6, 0.25); // the last launch's waiting
+  const std::string Stencil = lineOf(Recorder.summary(), "stencil");
+  CHECK(Stencil.find("2 launches") != std::string::npos);
+  CHECK(Stencil.find("last on D0: the split devices are not open yet (LIBSPLIT_OPEN: they open "
+                     "once the app has waited 0.600 s for its device; it had waited 0.250 s) "
+                     "(2 as natively, not timed)") != std::string::npos);
+  // A timed launch's own reason after them is the last one.
+  Recorder.record(wholeLaunch("stencil", 0.002));
+  CHECK(lineOf(Recorder.summary(), "stencil").find("last on D0: fewer than two devices") !=
+        std::string::npos);
+  CHECK(libsplit::RunRecorder::notOpenYet() ==
+        "the split devices are not open yet (LIBSPLIT_OPEN)");
+}
+
 TEST_CASE("a run with every launch timed says nothing of untimed ones") {
   libsplit::RunRecorder Recorder("", true);
   Recorder.record(wholeLaunch("stencil", 0.002));
