@@ -613,6 +613,7 @@ void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
 void Queue::run(std::shared_ptr<Executor> State) {
   nameCallingThreadTrack("queue executor " + std::to_string(::syscall(SYS_gettid)));
   nameThisThread("libsplit-queue");
+  std::chrono::microseconds Pause = GatherPause;
   for (;;) {
     Command Next;
     {
@@ -659,13 +660,18 @@ void Queue::run(std::shared_ptr<Executor> State) {
               State->Later.size() < gatherLimit(*State) && oldestRun(*State, MaxRun).Patient) {
             const std::uint64_t Arrived = State->Joined + State->JoinedNewest;
             State->Gathering = true;
-            State->Wake.wait_for(Lock, GatherPause);
+            State->Wake.wait_for(Lock, Pause);
             State->Gathering = false;
-            // Meanwhile launches joined (gather on), or an app thread completed some: look again.
-            if (State->Joined + State->JoinedNewest != Arrived || State->Later.empty() ||
-                oldestEnded(*State))
+            // Meanwhile launches joined (gather on, looking again less often while they keep
+            // coming: each look is this thread's wake-up beside the app's launches), or an app
+            // thread completed some: look again.
+            const bool Joined = State->Joined + State->JoinedNewest != Arrived;
+            if (Joined || State->Later.empty() || oldestEnded(*State)) {
+              Pause = Joined ? std::min(2 * Pause, MaxGatherPause) : GatherPause;
               continue;
+            }
           }
+          Pause = GatherPause;
           // Asleep: the app's thread launches meanwhile (waitQuietly).
           waitForRun(*State, Lock, RunWait::Quiet);
           continue;
