@@ -63,8 +63,10 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
   // does not measure this launch (R.Decided). A launch that may run in chunks while they open goes
   // the usual way, as launchDirect would send it: its kernel's first of a size that may (a
   // smaller one repeated before), or one measured long.
-  if (Memo.Device != Device.Index || (Q.context().splitDevices().size() >= 2 && !settledWhole(R)) ||
-      recordsLaunch(S, R) ||
+  // Whether the split devices were open when it was decided (what the summary says of it: they
+  // may open meanwhile).
+  const bool Settled = Q.context().splitDevices().size() >= 2;
+  if (Memo.Device != Device.Index || (Settled && !settledWhole(R)) || recordsLaunch(S, R) ||
       (chunksWhileOpening(Q, R) &&
        ((K.chunkedSecondsPerItem() == 0.0 && !K.firstLaunchClaimed()) || chunksNow(Q, K, R))))
     return false;
@@ -102,7 +104,7 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
   if (!Q.runRepeat(Memo, Device, Enqueue, Result))
     return false;
   if (Result == CL_SUCCESS)
-    countedUntimed(Q, K, Device, Q.context().splitDevices().size() >= 2);
+    countedUntimed(Q, K, Device, Settled);
   return true;
 }
 

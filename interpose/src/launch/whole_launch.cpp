@@ -145,7 +145,7 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   }
 
   if (Untracked) {
-    S.Recorder.countUntimed(K.name(), Device.Name, Reason);
+    S.Recorder.countUntimed(K.name(), Device.Name, Reason, BytesIn);
     if (Reported && Running)
       Reported->keepDeviceEvent(Running, EnqueuedNs);
     Pipeline->finishLater([Args = std::move(R.Args)] { return CL_SUCCESS; }, {}, &Device, true);

@@ -635,11 +635,13 @@ void Queue::run(std::shared_ptr<Executor> State) {
           if (!State->OutOfOrder && !State->Commands.empty()) {
             Next = std::move(State->Commands.front());
             State->Commands.pop_front();
+            Pause = GatherPause;
             break;
           }
           if (State->OutOfOrder) {
             if (auto Ready = takeReady(*State)) {
               Next = std::move(*Ready);
+              Pause = GatherPause;
               break;
             }
           }
@@ -662,12 +664,16 @@ void Queue::run(std::shared_ptr<Executor> State) {
             State->Gathering = true;
             State->Wake.wait_for(Lock, Pause);
             State->Gathering = false;
-            // Meanwhile launches joined (gather on, looking again less often while they keep
-            // coming: each look is this thread's wake-up beside the app's launches), or an app
-            // thread completed some: look again.
-            const bool Joined = State->Joined + State->JoinedNewest != Arrived;
-            if (Joined || State->Later.empty() || oldestEnded(*State)) {
-              Pause = Joined ? std::min(2 * Pause, MaxGatherPause) : GatherPause;
+            // Meanwhile launches joined (gather on), or an app thread completed some: look
+            // again. While they came at least one a millisecond on average, it looks less often
+            // (each look is this thread's wake-up beside the app's launches); else at once every
+            // millisecond again, so that a pause in the app's launches still ends the gathering
+            // within a few milliseconds.
+            const std::uint64_t Joins = State->Joined + State->JoinedNewest - Arrived;
+            if (Joins > 0 || State->Later.empty() || oldestEnded(*State)) {
+              const bool Dense =
+                  Joins >= static_cast<std::uint64_t>(Pause.count() / GatherPause.count());
+              Pause = Dense ? std::min(2 * Pause, MaxGatherPause) : GatherPause;
               continue;
             }
           }

@@ -273,10 +273,12 @@ private:
   static constexpr std::size_t MaxGathered = 256;
   static std::size_t gatherLimit(const Executor &State);
   static constexpr std::chrono::microseconds GatherPause{1000};
-  // While launches keep joining, the pause doubles up to this: a stream of launches wakes the
-  // executor a few dozen times a second, not a thousand (an app thread that waits completes
-  // what it waits for itself, and a query or a callback hurries it).
-  static constexpr std::chrono::microseconds MaxGatherPause{32000};
+  // While launches keep joining at least one a millisecond, the pause doubles up to this: a
+  // stream of launches wakes the executor about a hundred times a second, not a thousand (an
+  // app thread that waits completes what it waits for itself, and a query or a callback hurries
+  // it). Kept short: until the gathering ends the queue is not idle, which decides whether a
+  // host write finishes inside its call and how a kernel's first launch runs.
+  static constexpr std::chrono::microseconds MaxGatherPause{8000};
   // How long an app thread waits for a running command body before it queues its launch.
   static constexpr std::chrono::microseconds CatchUp{200};
   // Busy given up (Mutex held): an app thread waiting to start its launch is woken.

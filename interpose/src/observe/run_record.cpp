@@ -113,11 +113,13 @@ RunRecorder::KernelTotals &RunRecorder::untimed(const std::string &Kernel,
 }
 
 void RunRecorder::countUntimed(const std::string &Kernel, const std::string &Device,
-                               std::string_view Why) {
+                               std::string_view Why, std::uint64_t BytesIn) {
   if (!WantSummary)
     return;
   std::lock_guard<std::mutex> Lock(Mutex);
   KernelTotals &K = untimed(Kernel, Device);
+  K.Bytes += BytesIn;
+  BytesInLaunches += BytesIn;
   if (K.Unsplit != Why)
     K.Unsplit.assign(Why);
 }

@@ -63,8 +63,10 @@ public:
   // is only counted (countUntimed), so that asking for the summary leaves the run as it is.
   bool tracing() const { return Trace != nullptr; }
   bool summarizing() const { return WantSummary; }
-  // A launch run whole on Device without a record: counted, not timed (summary only).
-  void countUntimed(const std::string &Kernel, const std::string &Device, std::string_view Why);
+  // A launch run whole on Device without a record: counted, not timed (summary only), with the
+  // bytes it moved to Device before its kernel.
+  void countUntimed(const std::string &Kernel, const std::string &Device, std::string_view Why,
+                    std::uint64_t BytesIn = 0);
   // The same for a launch that ran so because the split devices were not open yet: the
   // summary says how far the run was from opening them (notOpenYet), formatted at exit rather
   // than at each launch.

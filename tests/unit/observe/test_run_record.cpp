@@ -39,7 +39,7 @@ TEST_CASE("untimed launches count in the summary without changing the timed mean
   for (int I = 0; I < 5; ++I)
     Recorder.countUntimed("stencil", "gpu", "the split devices are not open yet (LIBSPLIT_OPEN)");
   for (int I = 0; I < 3; ++I)
-    Recorder.countUntimed("copy", "gpu", "fewer than two devices");
+    Recorder.countUntimed("copy", "gpu", "fewer than two devices", 1048576); // each moved 1 MiB
   const std::string Summary = Recorder.summary();
 
   const std::string Stencil = lineOf(Summary, "stencil");
@@ -50,7 +50,8 @@ TEST_CASE("untimed launches count in the summary without changing the timed mean
 
   const std::string Copy = lineOf(Summary, "copy");
   CHECK(Copy.find("3 launches") != std::string::npos);
-  CHECK(Copy.find("- ms") != std::string::npos); // none timed: no mean
+  CHECK(Copy.find("- ms") != std::string::npos);    // none timed: no mean
+  CHECK(Copy.find("3.0 MiB") != std::string::npos); // what they moved, counted all the same
   CHECK(Copy.find("last on D0: fewer than two devices (3 as natively, not timed)") !=
         std::string::npos);
   CHECK(Summary.find("busy time (kernels and transfers of the launches timed)") !=
