@@ -57,6 +57,7 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   Decision D;
   D.Launch.Run = M;
   D.Launch.Cold = Decided == 0 || M != LastIssued;
+  D.Launch.First = Decided == 0;
   // A whole launch before the guard settles is not waited for either: the next decisions take
   // its time once it came (until then the guard keeps to running whole, and probes nothing), so
   // a short app's first launches queue behind each other as natively. Splits, and probes once
@@ -195,10 +196,10 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       Loss += Bytes->FirstSplitSeconds;
     // Each way's first launch after the other's pays what it measured paying then beyond its
     // warm launches: going (a split's data spread again, once a whole launch gathered it back)
-    // and coming back.
+    // and coming back. (Not the kernel's first launch's one-time costs: they do not recur.)
     for (const int Way : {indexOf(Other), indexOf(Current)})
-      if (Cold[Way].samples() && Warm[Way].samples())
-        Loss += std::max(*Cold[Way].predict(Work) - *Warm[Way].predict(Work), 0.0);
+      if (Switched[Way].samples() && Warm[Way].samples())
+        Loss += std::max(*Switched[Way].predict(Work) - *Warm[Way].predict(Work), 0.0);
     // A loss that cannot be priced yet is no loss known to be small: the launches of an app that
     // queues many at once are measured only once they ran, and a probe then was blind (a
     // 12-microsecond stencil's first split took 5 ms, an FFT's butterfly's a second).
@@ -281,6 +282,8 @@ void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
   if (Best && predict(Mode::Split, Work) && predict(Mode::Whole, Work))
     Regret += std::max(Seconds - *Best, 0.0);
   (Launch.Cold ? Cold : Warm)[indexOf(Launch.Run)].observe(Work, Seconds);
+  if (Launch.Cold && !Launch.First)
+    Switched[indexOf(Launch.Run)].observe(Work, Seconds);
   Predicted.reset();
   if (Launch.Measured)
     SecondsSinceProbe += Seconds; // else counted when issued

@@ -545,6 +545,30 @@ TEST_CASE("a split that must spread its grid again is probed again only within t
   CHECK(R.Seconds <= (1.0 + GuardSettings().ProbeBudget) * R.AllWhole + 2.0 * GridSpread);
 }
 
+TEST_CASE("a kernel's first launch's one-time cost does not hold its probes back",
+          "[planner][guard]") {
+  // The first launch runs whole (the split would move 8 MiB) and pays a one-time second (a
+  // build inside it); whole then takes 1 ms, the split is priced dearer (its bytes) but runs
+  // 0.6 ms. A probe's loss counts coming back to whole at what a whole launch after a split
+  // costs beyond a warm one, not that first second, which does not recur (priced with it, no
+  // probe would fit 1% of this 20 s run): the probe runs and the kernel splits.
+  Scenario S;
+  bool FirstDone = false;
+  S.FirstBytes = PricedBytes{8388608.0, 0.0, 0.5};
+  S.Cost = [&](Mode M, bool, double) {
+    if (!FirstDone) {
+      FirstDone = true;
+      return 1.0;
+    }
+    return M == Mode::Whole ? 1e-3 : 0.6e-3;
+  };
+  S.Inferred = [](double) { return 1e-3; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e6, 20000));
+  CHECK(R.Modes[0] == Mode::Whole);
+  CHECK(R.Split >= 15000);
+}
+
 TEST_CASE("a spread probe whose first split overran its price is not repeated",
           "[planner][guard]") {
   // Priced as the stencil above, but the first split takes eight times its spread's price (an

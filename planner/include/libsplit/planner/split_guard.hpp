@@ -107,6 +107,7 @@ struct Ticket {
   Mode Run = Mode::Whole;
   bool Cold = false;    // the first launch this way since the other way ran (or ever)
   bool Measured = true; // false: need not be observed (counted at its predicted cost)
+  bool First = false;   // the kernel's first launch (its one-time costs: a build, a first upload)
 };
 
 // What a run learnt of a kernel, for the next run (warm start): the way it settled on and each
@@ -190,6 +191,9 @@ private:
   unsigned SampleInterval = 0;  // one settled whole launch in this many is measured
   double Regret = 0.0;
   CostModel Warm[2], Cold[2];
+  // Cold launches after a switch (the kernel's first launch left out, with its one-time costs):
+  // what going one way or the other costs beyond its warm launches, which a probe pays again.
+  CostModel Switched[2];
   CostModel InferredWhole;
   // A split's price while no split was measured: the whole launch's time times Share, plus
   // ExtraSeconds (its bytes over the assumed link, the fixed cost of a split launch).
