@@ -6,7 +6,9 @@
 #     bench/tools/rounds.sh ROUNDS native LIB VAR=VALUE,VAR2=VALUE@LIB ...
 #
 # A configuration is native (the app alone), the path of a libsplit.so (preloaded), or
-# VARS@LIB (preloaded, with those variables set). RAW (default rounds.txt) gets one line per
+# VARS@LIB (preloaded, with those variables set; VARS@ with no library: natively, with them).
+# TASKSET=CPUS among the variables runs the app under taskset -c CPUS instead (pinned to those
+# CPUs). RAW (default rounds.txt) gets one line per
 # round: the seconds of each configuration, in order; the medians follow on stdout, with each
 # configuration's ratio to the first one's. LIBSPLIT_CC (default build/bin/libsplit-cc),
 # POCL_DEVICES (default "basic pthread") and LIBSPLIT_TUNING (default off) apply to every run.
@@ -28,7 +30,17 @@ for _ in $(seq "$rounds"); do
     native) line+=("$(seconds env)") ;;
     *@*)
       IFS=, read -ra vars <<<"${config%@*}"
-      line+=("$(seconds env "${vars[@]}" LD_PRELOAD="${config#*@}")")
+      pin=()
+      kept=()
+      for var in "${vars[@]}"; do
+        case $var in
+        TASKSET=*) pin=(taskset -c "${var#TASKSET=}") ;;
+        *) kept+=("$var") ;;
+        esac
+      done
+      preload=()
+      [ -n "${config#*@}" ] && preload=(LD_PRELOAD="${config#*@}")
+      line+=("$(seconds env "${kept[@]}" "${preload[@]}" "${pin[@]}")")
       ;;
     *) line+=("$(seconds env LD_PRELOAD="$config")") ;;
     esac
