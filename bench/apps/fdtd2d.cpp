@@ -9,6 +9,7 @@
 // its right and below. So the first two read hz across any split of the grid and the third reads
 // ex and ey across it. The output is ex, ey, then hz (NX x NY floats each).
 #include "common/app_common.hpp"
+#include "common/row_pool.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -74,7 +75,7 @@ struct Fields {
 static Fields referenceRegion(const std::vector<float> &Ex, const std::vector<float> &Ey,
                               const std::vector<float> &Hz, const std::vector<float> &Fict,
                               size_t NX, size_t NY, size_t Steps, size_t Top, size_t Bottom,
-                              size_t Left, size_t Right) {
+                              size_t Left, size_t Right, app::RowPool &Pool) {
   const size_t Width = Right - Left + 1, Height = Bottom - Top + 1;
   Fields F;
   for (std::vector<double> *Field : {&F.Ex, &F.Ey, &F.Hz})
@@ -88,7 +89,7 @@ static Fields referenceRegion(const std::vector<float> &Ex, const std::vector<fl
     }
   const double H = Half, C = Coupling;
   for (size_t T = 0; T < Steps; ++T) {
-    for (size_t I = Top; I <= Bottom; ++I)
+    Pool.rows(Top, Bottom + 1, [&](size_t I) {
       for (size_t J = Left; J <= Right; ++J) {
         const size_t K = (I - Top) * Width + J - Left;
         if (I == 0)
@@ -98,12 +99,14 @@ static Fields referenceRegion(const std::vector<float> &Ex, const std::vector<fl
         if (J > 0 && J > Left)
           F.Ex[K] -= H * (F.Hz[K] - F.Hz[K - 1]);
       }
-    for (size_t I = Top; I <= Bottom; ++I)
+    });
+    Pool.rows(Top, Bottom + 1, [&](size_t I) {
       for (size_t J = Left; J <= Right; ++J) {
         const size_t K = (I - Top) * Width + J - Left;
         if (I + 1 < NX && J + 1 < NY && I < Bottom && J < Right)
           F.Hz[K] -= C * (F.Ex[K + 1] - F.Ex[K] + F.Ey[K + Width] - F.Ey[K]);
       }
+    });
   }
   return F;
 }
@@ -225,6 +228,7 @@ int main(int argc, char **argv) {
   size_t Stride = Windows / 2 + 1;
   while (std::gcd(Stride, Windows) != 1)
     ++Stride;
+  app::RowPool Pool;
   for (size_t W = 0; W < Windows; ++W) {
     auto position = [&](size_t K, size_t Extent, size_t Side) {
       return Windows == 1 ? 0 : K * (Extent - Side) / (Windows - 1);
@@ -233,7 +237,8 @@ int main(int argc, char **argv) {
     const size_t Top = Row > Steps ? Row - Steps : 0, Left = Column > Steps ? Column - Steps : 0;
     const size_t Bottom = std::min<size_t>(NX - 1, Row + SideX - 1 + Steps);
     const size_t Right = std::min<size_t>(NY - 1, Column + SideY - 1 + Steps);
-    const Fields Want = referenceRegion(Ex, Ey, Hz, Fict, NX, NY, Steps, Top, Bottom, Left, Right);
+    const Fields Want =
+        referenceRegion(Ex, Ey, Hz, Fict, NX, NY, Steps, Top, Bottom, Left, Right, Pool);
     const size_t Width = Right - Left + 1;
     size_t Offset = 0;
     for (const std::vector<double> *Field : {&Want.Ex, &Want.Ey, &Want.Hz}) {

@@ -7,6 +7,7 @@
 // and columns next to any split of the grid, the copy writes the A the next stencil reads. The
 // boundary stays fixed.
 #include "common/app_common.hpp"
+#include "common/row_pool.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +48,8 @@ constexpr size_t WindowSide = 32;
 // the start, so each step computes a square one cell smaller on each side than the last, except
 // where it reaches the boundary (fixed, so known at every step).
 static std::vector<double> referenceWindow(const std::vector<float> &Grid, size_t N, size_t Steps,
-                                           size_t Row, size_t Column, size_t Side) {
+                                           size_t Row, size_t Column, size_t Side,
+                                           app::RowPool &Pool) {
   size_t Top = Row > Steps ? Row - Steps : 0, Left = Column > Steps ? Column - Steps : 0;
   size_t Bottom = std::min(N - 1, Row + Side - 1 + Steps);
   size_t Right = std::min(N - 1, Column + Side - 1 + Steps);
@@ -64,7 +66,7 @@ static std::vector<double> referenceWindow(const std::vector<float> &Grid, size_
     Left = shrinkLow(Left);
     Bottom = shrinkHigh(Bottom);
     Right = shrinkHigh(Right);
-    for (size_t I = Top; I <= Bottom; ++I)
+    Pool.rows(Top, Bottom + 1, [&](size_t I) {
       for (size_t J = Left; J <= Right; ++J) {
         const size_t K = (I - Base0) * Width + J - Base1;
         Next[K] = I == 0 || J == 0 || I == N - 1 || J == N - 1
@@ -72,6 +74,7 @@ static std::vector<double> referenceWindow(const std::vector<float> &Grid, size_
                       : static_cast<double>(Fifth) *
                             (Cur[K] + Cur[K - 1] + Cur[K + 1] + Cur[K - Width] + Cur[K + Width]);
       }
+    });
     std::swap(Cur, Next);
   }
   std::vector<double> Window(Side * Side);
@@ -172,10 +175,11 @@ int main(int argc, char **argv) {
   size_t Stride = Windows / 2 + 1;
   while (std::gcd(Stride, Windows) != 1)
     ++Stride;
+  app::RowPool Pool;
   for (size_t W = 0; W < Windows; ++W) {
     auto position = [&](size_t K) { return Windows == 1 ? 0 : K * (N - Side) / (Windows - 1); };
     const size_t Row = position(W), Column = position(W * Stride % Windows);
-    const std::vector<double> Want = referenceWindow(Grid, N, Steps, Row, Column, Side);
+    const std::vector<double> Want = referenceWindow(Grid, N, Steps, Row, Column, Side, Pool);
     for (size_t I = 0; I < Side; ++I)
       for (size_t J = 0; J < Side; ++J) {
         const double Got = Result[(Row + I) * N + Column + J];
