@@ -13,16 +13,8 @@
 #
 #   ROUNDS=7 bench/gpu/host_gap.sh > host-gap.txt     (binaries from build-gpu/, pack.sh)
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-pack=${PACK:-$root/build-gpu}
-if ! clinfo -l 2>/dev/null | grep -q NVIDIA && [ -e /usr/lib/libnvidia-opencl.so.1 ]; then
-  echo /usr/lib/libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-fi
-[ -f "$pack/bin/libsplit-cc.xz" ] && [ ! -x "$pack/bin/libsplit-cc" ] &&
-  xz -dk "$pack/bin/libsplit-cc.xz" && chmod +x "$pack/bin/libsplit-cc"
-export LIBSPLIT_CC=$pack/bin/libsplit-cc LIBSPLIT_TUNING=off
+source "$(dirname "${BASH_SOURCE[0]}")/pack_env.sh"
 lib=$pack/lib/libsplit.so
-gpu=${GPU_DEVICE:-$("$pack/bin/libsplit" --list-devices | awk '$2 == "gpu" {print $1; exit}')}
 rounds=${ROUNDS:-7}
 cpus=${PIN_CPUS:-2-5}
 echo "gpu $gpu, $rounds rounds, pinned runs on CPUs $cpus"

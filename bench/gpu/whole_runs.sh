@@ -22,15 +22,7 @@
 # LIST lines: app | arguments (blank lines and # comments skipped). STOP_AFTER=S: no app starts
 # once the script has run S seconds (a device call's limit then cuts no app's rows short).
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-pack=${PACK:-$root/build-gpu}
-if ! clinfo -l 2>/dev/null | grep -q NVIDIA && [ -e /usr/lib/libnvidia-opencl.so.1 ]; then
-  echo /usr/lib/libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-fi
-[ -f "$pack/bin/libsplit-cc.xz" ] && [ ! -x "$pack/bin/libsplit-cc" ] &&
-  xz -dk "$pack/bin/libsplit-cc.xz" && chmod +x "$pack/bin/libsplit-cc"
-export LIBSPLIT_CC=$pack/bin/libsplit-cc LIBSPLIT_TUNING=off
-gpu=${GPU_DEVICE:-$("$pack/bin/libsplit" --list-devices | awk '$2 == "gpu" {print $1; exit}')}
+source "$(dirname "${BASH_SOURCE[0]}")/pack_env.sh"
 configs=${CONFIGS:-native default always}
 # The baseline's own kernel compiler (BASELINE_CC), where its summaries' format differs.
 baseline_cc=()
