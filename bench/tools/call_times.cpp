@@ -149,7 +149,7 @@ private:
       return std::chrono::duration<double, std::micro>(T - Loaded).count();
     };
     std::fprintf(Out, "since this library loaded: first call at %.1f us, report at %.1f us\n",
-                 FirstCallAt ? since(*FirstCallAt) : 0.0, since(Clock::now()));
+                 since(*FirstCallAt), since(Clock::now()));
     std::fprintf(Out, "from the first launch on: start us, duration us, function\n");
     for (const FirstCall &C : First)
       std::fprintf(Out, "%12.1f %10.1f %s\n", C.StartUs, C.Us, Names[C.What]);

@@ -32,13 +32,11 @@ void countedUntimed(const Queue &Q, const Kernel &K, const ExecDevice &Device, b
   if (!Recorder.summarizing())
     return;
   if (Settled)
-    Recorder.countUntimed(K.name(), Device.Name,
-                          "the planner found running it whole cheaper than splitting it "
-                          "(LIBSPLIT_SPLIT=auto)");
+    Recorder.countUntimed(K.name(), Device.Name, GuardedWholeReason);
   else if (C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen())
     Recorder.countUntimedNotOpen(K.name(), Device.Name, C.openAfterSeconds(), C.waitedSeconds());
   else
-    Recorder.countUntimed(K.name(), Device.Name, "fewer than two devices");
+    Recorder.countUntimed(K.name(), Device.Name, FewerThanTwoReason);
 }
 
 // Whole on the app's device as the split guard settled it, a launch it does not measure.

@@ -84,9 +84,7 @@ struct LaunchScope {
                   D.PredictedSplit ? std::to_string(*D.PredictedSplit * 1e3) + " ms" : "?",
                   ", whole ",
                   D.PredictedWhole ? std::to_string(*D.PredictedWhole * 1e3) + " ms" : "?", ")");
-    return unsplit(
-        "the planner found running it whole cheaper than splitting it (LIBSPLIT_SPLIT=auto)", false,
-        GuardNote{Guard, D.Launch, Work}, D.Settled);
+    return unsplit(GuardedWholeReason, false, GuardNote{Guard, D.Launch, Work}, D.Settled);
   }
 };
 
@@ -302,7 +300,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
       K.noteChunkedSecondsPerItem(-1.0); // cannot split: its launches go the direct way
     }
     if (!NotOpenYet)
-      return L.unsplit("fewer than two devices");
+      return L.unsplit(FewerThanTwoReason);
     // What the summary says of it: how far the run was from opening them.
     return L.unsplit(S.Recorder.wanted()
                          ? RunRecorder::notOpenYet(C.openAfterSeconds(), C.waitedSeconds())

@@ -28,6 +28,10 @@ inline constexpr cl_int InjectedFailure = CL_OUT_OF_RESOURCES;
 // Runs on the queue's executor thread, or on the app's (Queue::enqueue). A launch left running
 // takes Request's arguments with it.
 cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done);
+// Why a launch ran whole, in the summary's and the trace's words, wherever it was decided.
+inline constexpr const char *GuardedWholeReason =
+    "the planner found running it whole cheaper than splitting it (LIBSPLIT_SPLIT=auto)";
+inline constexpr const char *FewerThanTwoReason = "fewer than two devices";
 
 // The split guard's decision for a launch, where it can be made at the app's call rather than
 // when the launch runs: a kernel settled on running whole with nothing to measure or probe, and,

@@ -99,8 +99,8 @@ void RunRecorder::record(const LaunchRecord &L) {
   std::fwrite(Line.data(), 1, Line.size(), Trace);
 }
 
-RunRecorder::KernelTotals &RunRecorder::untimed(const std::string &Kernel,
-                                                const std::string &Device) {
+RunRecorder::KernelTotals &RunRecorder::countUntimedLocked(const std::string &Kernel,
+                                                           const std::string &Device) {
   KernelTotals &K = Kernels[Kernel];
   ++K.Launches;
   ++K.Untimed;
@@ -117,7 +117,7 @@ void RunRecorder::countUntimed(const std::string &Kernel, const std::string &Dev
   if (!WantSummary)
     return;
   std::lock_guard<std::mutex> Lock(Mutex);
-  KernelTotals &K = untimed(Kernel, Device);
+  KernelTotals &K = countUntimedLocked(Kernel, Device);
   K.Bytes += BytesIn;
   BytesInLaunches += BytesIn;
   if (K.Unsplit != Why)
@@ -129,7 +129,7 @@ void RunRecorder::countUntimedNotOpen(const std::string &Kernel, const std::stri
   if (!WantSummary)
     return;
   std::lock_guard<std::mutex> Lock(Mutex);
-  KernelTotals &K = untimed(Kernel, Device);
+  KernelTotals &K = countUntimedLocked(Kernel, Device);
   K.Unsplit.clear();
   K.NotOpenAfter = OpenAfterSeconds;
   K.NotOpenWaited = WaitedSeconds;

@@ -106,7 +106,8 @@ private:
     // opening's threshold and the app's waiting then.
     double NotOpenAfter = -1.0, NotOpenWaited = -1.0;
   };
-  KernelTotals &untimed(const std::string &Kernel, const std::string &Device);
+  // One more untimed launch of Kernel on Device (Mutex held): its totals.
+  KernelTotals &countUntimedLocked(const std::string &Kernel, const std::string &Device);
 
   mutable std::mutex Mutex;
   std::FILE *Trace = nullptr;
