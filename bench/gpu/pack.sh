@@ -16,7 +16,7 @@ install -s "$build/tests/e2e/compare_outputs" "$pack/tests/e2e/"
 for app in $(grep -oE '^[a-z0-9_]+' "$root/bench/apps/manifest.txt"); do
   install -s "$build/bench/apps/$app" "$pack/bench/apps/"
 done
-for tool in launch_overhead startup_phases first_launch libcall_times.so; do
+for tool in launch_overhead startup_phases first_launch link_rates libcall_times.so; do
   [ -x "$build/bench/$tool" ] && install -s "$build/bench/$tool" "$pack/bench/"
 done
 du -sh "$pack"

@@ -73,7 +73,14 @@ public:
     (void)Context, (void)Queue, (void)Bytes;
     return nullptr;
   }
-  // Before the queue is released.
+  // The same, kept apart from it, for relays from Queue's device to another (Buffer::relay): a
+  // ring that Queue's reads fill and the other device's writes empty.
+  virtual std::uint8_t *relayStaging(cl_context Context, cl_command_queue Queue,
+                                     std::size_t Bytes) {
+    (void)Context, (void)Queue, (void)Bytes;
+    return nullptr;
+  }
+  // Before the queue is released: both stagings.
   virtual void releaseStaging(cl_command_queue Queue) { (void)Queue; }
   // Returns once Done has ended: CL_SUCCESS, or the error it ended with.
   virtual cl_int wait(cl_event Done) = 0;

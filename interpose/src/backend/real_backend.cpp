@@ -80,8 +80,18 @@ cl_int RealBackend::marker(cl_command_queue Queue, cl_event &Done) {
 
 std::uint8_t *RealBackend::readStaging(cl_context Context, cl_command_queue Queue,
                                        std::size_t Bytes) {
+  return staging(Context, Queue, Bytes, Use::Read);
+}
+
+std::uint8_t *RealBackend::relayStaging(cl_context Context, cl_command_queue Queue,
+                                        std::size_t Bytes) {
+  return staging(Context, Queue, Bytes, Use::Relay);
+}
+
+std::uint8_t *RealBackend::staging(cl_context Context, cl_command_queue Queue, std::size_t Bytes,
+                                   Use For) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  Pinned &P = Staging[Queue];
+  Pinned &P = Staging[{Queue, For}];
   if (P.Bytes >= Bytes)
     return P.Mapped;
   unmap(Queue, P);
@@ -117,10 +127,11 @@ void RealBackend::unmap(cl_command_queue Queue, Pinned &P) {
 
 void RealBackend::releaseStaging(cl_command_queue Queue) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (auto It = Staging.find(Queue); It != Staging.end()) {
-    unmap(Queue, It->second);
-    Staging.erase(It);
-  }
+  for (Use For : {Use::Read, Use::Relay})
+    if (auto It = Staging.find({Queue, For}); It != Staging.end()) {
+      unmap(Queue, It->second);
+      Staging.erase(It);
+    }
 }
 
 cl_int RealBackend::wait(cl_event Done) {

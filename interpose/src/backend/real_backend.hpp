@@ -35,6 +35,8 @@ public:
   void releaseEvent(cl_event Event) override;
   cl_int finish(cl_command_queue Queue) override;
   std::uint8_t *readStaging(cl_context Context, cl_command_queue Queue, std::size_t Bytes) override;
+  std::uint8_t *relayStaging(cl_context Context, cl_command_queue Queue,
+                             std::size_t Bytes) override;
   void releaseStaging(cl_command_queue Queue) override;
 
 private:
@@ -46,10 +48,12 @@ private:
     std::size_t Bytes = 0;
   };
   void unmap(cl_command_queue Queue, Pinned &P);
+  enum class Use { Read, Relay };
+  std::uint8_t *staging(cl_context Context, cl_command_queue Queue, std::size_t Bytes, Use For);
 
   const RealApi &Api;
   std::mutex Mutex;
-  std::map<cl_command_queue, Pinned> Staging;
+  std::map<std::pair<cl_command_queue, Use>, Pinned> Staging;
 };
 
 } // namespace libsplit

@@ -67,14 +67,14 @@ double preferCheaperCut(Kernel &K, const LaunchRequest &R, const CompiledKernel 
     return 0.0;
   const std::vector<ExecDevice *> Two =
       Alone ? Devices : std::vector<ExecDevice *>{Slices[0].Device, Slices[1].Device};
-  const bool PeerCopy = servicesOf(K).Settings.PeerCopy;
+  const ByteRoutes Routes = routesOf(servicesOf(K).Settings);
   // Each of the two devices' work-groups and bytes, none for one that has no slice.
-  auto candidate = [PeerCopy, &Two](const std::vector<Slice> &Of,
-                                    const std::map<Buffer *, BufferPlan> &With) {
+  auto candidate = [Routes, &Two](const std::vector<Slice> &Of,
+                                  const std::map<Buffer *, BufferPlan> &With) {
     planner::CutCandidate C;
     C.Groups.assign(Two.size(), 0);
     C.Bytes.assign(Two.size(), 0.0);
-    const std::vector<double> Bytes = bytesPerSlice(With, Of, PeerCopy);
+    const std::vector<double> Bytes = bytesPerSlice(With, Of, Routes);
     for (size_t S = 0; S < Of.size(); ++S)
       for (size_t D = 0; D < Two.size(); ++D)
         if (Of[S].Device == Two[D]) {

@@ -95,7 +95,7 @@ struct LaunchScope {
 cl_int runTooSmall(LaunchScope &L, LaunchRequest &R, const CompiledKernel &Facts,
                    const std::string &Why, bool Movable) {
   ExecDevice *There =
-      Movable ? nullptr : whereDataIs(Facts, R, L.Devices, L.Q.exec(), L.S.Settings.PeerCopy);
+      Movable ? nullptr : whereDataIs(Facts, R, L.Devices, L.Q.exec(), routesOf(L.S.Settings));
   if (There ||
       (!Movable && L.Request.LocalGiven && hasRegions(Facts, R) && !heldWhollyOn(R, L.Q.exec()))) {
     ExecDevice &Target = There ? *There : L.Q.exec();
@@ -123,10 +123,10 @@ cl_int runFirstInChunks(LaunchScope &L, const LaunchRequest &R, const CompiledKe
     for (size_t I = 0; I < Devices.size(); ++I)
       Even.push_back(
           {Devices[I], Shape.Groups * I / Devices.size(), Shape.Groups * (I + 1) / Devices.size()});
-    L.Plan = L.Guard->decide(L.Work,
-                             priceBytes(planBuffers(Facts, R, Even, Shape.Regions, ndrangeOf(R),
-                                                    scalarsOf(R), Shape.Dim),
-                                        Even, L.Q.exec(), SeparateHardware, L.S.Settings.PeerCopy));
+    L.Plan = L.Guard->decide(L.Work, priceBytes(planBuffers(Facts, R, Even, Shape.Regions,
+                                                            ndrangeOf(R), scalarsOf(R), Shape.Dim),
+                                                Even, L.Q.exec(), SeparateHardware,
+                                                routesOf(L.S.Settings)));
     if (L.Plan->Launch.Run == planner::Mode::Whole)
       return L.guardedWhole(*L.Plan);
   }
@@ -223,7 +223,7 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
   // runs.
   if (!ProbePriced &&
       postponeCostlyProbe(K, S.Balancer, Key, Proposal, R, Facts, Devices, Dim, Groups, Regions,
-                          Range, Scalars, S.Settings.PeerCopy, Slices, Plans))
+                          Range, Scalars, routesOf(S.Settings), Slices, Plans))
     Proposal = propose();
   cutWhereCheaper(Slices, Plans,
                   {SeparateHardware, Proposal.Purpose == balancer::LaunchPurpose::ProbeSingle});
@@ -236,7 +236,7 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
   // (and, once a whole launch was measured, take) against running whole on the app's device.
   if (L.Guard && !L.Plan) {
     L.Plan = L.Guard->decide(
-        L.Work, priceBytes(Plans, Slices, Q.exec(), SeparateHardware, S.Settings.PeerCopy));
+        L.Work, priceBytes(Plans, Slices, Q.exec(), SeparateHardware, routesOf(S.Settings)));
     if (L.Plan->Launch.Run == planner::Mode::Whole)
       return L.guardedWhole(*L.Plan);
   }

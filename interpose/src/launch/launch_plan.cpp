@@ -206,27 +206,29 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
 
 namespace {
 // What the bytes To lacks cost: each once, and again those that come through the host (only
-// another device holds them), unless that device shares To's real context and they go device
-// to device (PeerCopy: LIBSPLIT_PEER_COPY, not for a merged buffer).
-double lackingCost(Buffer &Root, const RangeSet &Lacking, const ExecDevice &To, bool PeerCopy) {
-  std::size_t ThroughHost = Root.missingOnHost(Lacking).totalBytes();
-  if (PeerCopy && ThroughHost)
-    for (const Buffer::PeerPart &Part : Root.peerParts(To, Lacking))
-      ThroughHost -= Part.Ranges.totalBytes();
-  return static_cast<double>(Lacking.totalBytes() + ThroughHost);
+// another device holds them), unless Routes take them in one move (not for a merged buffer).
+double lackingCost(Buffer &Root, const RangeSet &Lacking, const ExecDevice &To, ByteRoutes Routes) {
+  RangeSet ThroughHost = Root.missingOnHost(Lacking);
+  if (Routes.PeerCopy && !ThroughHost.empty())
+    for (const Buffer::PeerPart &Part : Root.peerParts(To, ThroughHost))
+      ThroughHost.subtract(Part.Ranges);
+  if (Routes.Relay && ThroughHost.totalBytes() >= Buffer::MinRelayBytes)
+    for (const Buffer::RelayPart &Part : Root.relayParts(To, ThroughHost, false))
+      ThroughHost.subtract(Part.Ranges);
+  return static_cast<double>(Lacking.totalBytes() + ThroughHost.totalBytes());
 }
 } // namespace
 
 std::vector<double> bytesPerSlice(const std::map<Buffer *, BufferPlan> &Plans,
-                                  const std::vector<Slice> &Slices, bool PeerCopy) {
+                                  const std::vector<Slice> &Slices, ByteRoutes Routes) {
   std::vector<double> PerSlice(Slices.size(), 0.0);
   for (const auto &[Root, P] : Plans) {
     if (Root->neverWritten() && !P.Merge)
       continue; // undefined contents travel nowhere
     for (size_t I = 0; I < Slices.size(); ++I) {
       const ExecDevice &To = *Slices[I].Device;
-      PerSlice[I] +=
-          lackingCost(*Root, Root->missingOn(To.Index, P.Need[I]), To, PeerCopy && !P.Merge);
+      PerSlice[I] += lackingCost(*Root, Root->missingOn(To.Index, P.Need[I]), To,
+                                 P.Merge ? ByteRoutes{} : Routes);
       if (P.Merge)
         PerSlice[I] += static_cast<double>(P.Write[I].totalBytes());
     }
@@ -236,8 +238,8 @@ std::vector<double> bytesPerSlice(const std::map<Buffer *, BufferPlan> &Plans,
 
 planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
                                 const std::vector<Slice> &Slices, ExecDevice &Home,
-                                bool SeparateHardware, bool PeerCopy) {
-  const std::vector<double> PerSlice = bytesPerSlice(Plans, Slices, PeerCopy);
+                                bool SeparateHardware, ByteRoutes Routes) {
+  const std::vector<double> PerSlice = bytesPerSlice(Plans, Slices, Routes);
   planner::PricedBytes Bytes;
   Bytes.SharedHardware = !SeparateHardware;
   for (const auto &[Root, P] : Plans) {
@@ -246,7 +248,7 @@ planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
     RangeSet All;
     for (size_t I = 0; I < Slices.size(); ++I)
       All.add(P.Need[I]);
-    Bytes.Whole += lackingCost(*Root, Root->missingOn(Home.Index, All), Home, PeerCopy);
+    Bytes.Whole += lackingCost(*Root, Root->missingOn(Home.Index, All), Home, Routes);
   }
   for (double B : PerSlice)
     Bytes.Split = std::max(Bytes.Split, B);

@@ -90,15 +90,26 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
                                            const analysis::NDRange &Range,
                                            const analysis::LaunchArgs &Scalars, cl_uint Dim);
 
+// How bytes that only another device holds may reach a lacking device besides the host copy's
+// round trip (read back, then sent): device to device where both share a real context
+// (LIBSPLIT_PEER_COPY), relayed through page-locked host memory (LIBSPLIT_RELAY, relays.hpp).
+struct ByteRoutes {
+  bool PeerCopy = false;
+  bool Relay = false;
+};
+inline ByteRoutes routesOf(const config::Config &Settings) {
+  return {Settings.PeerCopy, Settings.Relay};
+}
+
 // What a split would move against running whole on Home (planner::PricedBytes): bytes a device
-// lacks, twice those that only another device holds (they come through the host) unless that
-// device shares the lacking one's real context and PeerCopy (LIBSPLIT_PEER_COPY: they go device
-// to device, once), plus, for a merged buffer, what each slice sends back.
+// lacks, twice those that only another device holds (they come through the host) unless Routes
+// take them there in one move (a peer copy; a relay, whose read and write overlap), plus, for a
+// merged buffer, what each slice sends back.
 planner::PricedBytes priceBytes(const std::map<Buffer *, BufferPlan> &Plans,
                                 const std::vector<Slice> &Slices, ExecDevice &Home,
-                                bool SeparateHardware, bool PeerCopy = false);
+                                bool SeparateHardware, ByteRoutes Routes = {});
 // The bytes each slice's device moves for it, priced as priceBytes prices them.
 std::vector<double> bytesPerSlice(const std::map<Buffer *, BufferPlan> &Plans,
-                                  const std::vector<Slice> &Slices, bool PeerCopy = false);
+                                  const std::vector<Slice> &Slices, ByteRoutes Routes = {});
 
 } // namespace libsplit

@@ -62,7 +62,8 @@ bool heldWhollyOn(const LaunchRequest &R, const ExecDevice &Device) {
 }
 
 ExecDevice *whereDataIs(const CompiledKernel &Facts, const LaunchRequest &R,
-                        const std::vector<ExecDevice *> &Devices, ExecDevice &Home, bool PeerCopy) {
+                        const std::vector<ExecDevice *> &Devices, ExecDevice &Home,
+                        ByteRoutes Routes) {
   if (!hasRegions(Facts, R) || R.WorkDim == 0 || !R.Local[0] || heldWhollyOn(R, Home))
     return nullptr;
   const analysis::NDRange Range = ndrangeOf(R);
@@ -70,7 +71,7 @@ ExecDevice *whereDataIs(const CompiledKernel &Facts, const LaunchRequest &R,
   const size_t Groups = R.Global[0] / R.Local[0];
   auto lacks = [&](ExecDevice *D) {
     const std::vector<Slice> Whole{{D, 0, Groups, 1.0}};
-    return bytesPerSlice(planBuffers(Facts, R, Whole, true, Range, Scalars, 0), Whole, PeerCopy)
+    return bytesPerSlice(planBuffers(Facts, R, Whole, true, Range, Scalars, 0), Whole, Routes)
         .front();
   };
   ExecDevice *Best = &Home;

@@ -51,6 +51,7 @@ bool heldWhollyOn(const LaunchRequest &R, const ExecDevice &Device);
 // byte; never a CPU beside an app's GPU. Devices: those able to run R (its local size set).
 // Data lock held.
 ExecDevice *whereDataIs(const CompiledKernel &Facts, const LaunchRequest &R,
-                        const std::vector<ExecDevice *> &Devices, ExecDevice &Home, bool PeerCopy);
+                        const std::vector<ExecDevice *> &Devices, ExecDevice &Home,
+                        ByteRoutes Routes);
 
 } // namespace libsplit

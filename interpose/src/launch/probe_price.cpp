@@ -21,7 +21,7 @@ bool postponeCostlyProbe(Kernel &K, LaunchBalancer &Balancer, const balancer::La
                          const balancer::Split &Proposal, const LaunchRequest &R,
                          const CompiledKernel &Facts, const std::vector<ExecDevice *> &Devices,
                          cl_uint Dim, size_t Groups, bool Regions, const analysis::NDRange &Range,
-                         const analysis::LaunchArgs &Scalars, bool PeerCopy,
+                         const analysis::LaunchArgs &Scalars, ByteRoutes Routes,
                          std::vector<Slice> &Slices, std::map<Buffer *, BufferPlan> &Plans) {
   if (Proposal.Purpose == balancer::LaunchPurpose::Balance)
     return false;
@@ -43,8 +43,8 @@ bool postponeCostlyProbe(Kernel &K, LaunchBalancer &Balancer, const balancer::La
     Indices.push_back(D->Index);
   const double Link =
       K.sliceHistory()->linkBytesPerSecond(Indices, planner::GuardSettings().LinkBytesPerSecond);
-  const double Seconds = planner::probeSeconds(sum(bytesPerSlice(Plans, Slices, PeerCopy)),
-                                               sum(bytesPerSlice(HeldPlans, Held, PeerCopy)), Link);
+  const double Seconds = planner::probeSeconds(sum(bytesPerSlice(Plans, Slices, Routes)),
+                                               sum(bytesPerSlice(HeldPlans, Held, Routes)), Link);
   if (!Balancer.postponeProbe(Key, Seconds))
     return false;
   Slices = std::move(Held);

@@ -20,7 +20,7 @@ bool postponeCostlyProbe(Kernel &K, LaunchBalancer &Balancer, const balancer::La
                          const balancer::Split &Proposal, const LaunchRequest &R,
                          const CompiledKernel &Facts, const std::vector<ExecDevice *> &Devices,
                          cl_uint Dim, size_t Groups, bool Regions, const analysis::NDRange &Range,
-                         const analysis::LaunchArgs &Scalars, bool PeerCopy,
+                         const analysis::LaunchArgs &Scalars, ByteRoutes Routes,
                          std::vector<Slice> &Slices, std::map<Buffer *, BufferPlan> &Plans);
 
 } // namespace libsplit

@@ -81,6 +81,12 @@ std::vector<GroupSpan> earlyParts(SplitLaunch &L, bool Held) {
     for (size_t I = 0; I < L.Slices.size(); ++I) {
       if (!P.FromPeers[I].empty())
         return {};
+    }
+  }
+  if (!L.Relays.empty())
+    return {};
+  for (const auto &[Root, P] : L.Plans) {
+    for (size_t I = 0; I < L.Slices.size(); ++I) {
       if (!P.Missing[I].empty()) {
         Lacking[I][Root] = P.Missing[I];
         AnyLacking = true;
@@ -254,6 +260,8 @@ cl_int runSplit(SplitLaunch &L) {
   std::optional<ScopedSpan> Gathering;
   Gathering.emplace(Services.Spans, "gather");
   std::map<Buffer *, RangeSet> ToHostOf;
+  std::vector<LaunchRelay> &Relays = L.Relays;
+  Relays.clear();
   for (auto &[Root, P] : Plans) {
     RangeSet &ToHost = ToHostOf[Root];
     P.Missing.resize(Slices.size());
@@ -270,6 +278,10 @@ cl_int runSplit(SplitLaunch &L) {
       P.FromHost[I] = P.Missing[I];
       P.FromPeers[I] = takePeerParts(*Root, *Slices[I].Device, P.FromHost[I], Markers,
                                      Services.Settings.PeerCopy && !P.Merge);
+      if (std::vector<Buffer::RelayPart> Parts = takeRelayParts(
+              *Root, *Slices[I].Device, P.FromHost[I], Services.Settings.Relay && !P.Merge);
+          !Parts.empty())
+        Relays.push_back({Root, Slices[I].Device, std::move(Parts)});
       ToHost.add(P.FromHost[I]);
     }
     // A merge compares against a snapshot of the host copy itself: deferred bytes come in.
@@ -279,6 +291,10 @@ cl_int runSplit(SplitLaunch &L) {
   // Slices whose interiors go first (LIBSPLIT_OVERLAP): those reads, then those interiors, are
   // queued on each device at once, and the host waits for the reads alone.
   const std::vector<GroupSpan> Early = earlyParts(L, Held);
+  if (cl_int Error = runRelays(Relays); Error != CL_SUCCESS)
+    return Error;
+  for (Slice &S : Slices)
+    S.TransferSeconds += relaySecondsOf(Relays, *S.Device);
   if (Early.empty()) {
     for (auto &[Root, P] : Plans)
       if (cl_int Error =

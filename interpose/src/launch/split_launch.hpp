@@ -6,6 +6,7 @@
 
 #include "launch_plan.hpp"
 #include "launch_report.hpp"
+#include "relays.hpp"
 
 #include "libsplit/balancer/split.hpp"
 
@@ -25,6 +26,8 @@ struct SplitLaunch : PlannedLaunch {
   std::optional<planner::Decision> Plan; // the guard's, when it decided
   std::shared_ptr<GuardSlot> Guard;
   double Work = 0.0;
+  // What the slices' devices get relayed from others (not in their plans' FromHost).
+  std::vector<LaunchRelay> Relays;
 };
 
 // Runs it; the caller holds the data lock. Returns CL_SUCCESS, FinishesLater (left running), or

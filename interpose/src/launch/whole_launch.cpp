@@ -2,6 +2,7 @@
 
 #include "launch_parts.hpp"
 #include "peer_copies.hpp"
+#include "relays.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -89,14 +90,23 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   // host waiting for them.
   LaunchServices &S = servicesOf(K);
   PeerMarkers Markers(S.Backend);
+  // Large parts only another device holds come relayed from it (relays.hpp).
   std::vector<RangeSet> FromHost;
   std::vector<std::vector<Buffer::PeerPart>> FromPeers;
+  std::vector<LaunchRelay> Relays;
   for (auto &[B, Ranges] : Missing) {
     FromHost.push_back(Ranges);
     FromPeers.push_back(takePeerParts(*B, Device, FromHost.back(), Markers, S.Settings.PeerCopy));
-    if (cl_int Error = B->fetchToHost(FromHost.back()); Error != CL_SUCCESS)
-      return Error;
+    if (std::vector<Buffer::RelayPart> Parts =
+            takeRelayParts(*B, Device, FromHost.back(), S.Settings.Relay);
+        !Parts.empty())
+      Relays.push_back({B, &Device, std::move(Parts)});
   }
+  if (cl_int Error = runRelays(Relays); Error != CL_SUCCESS)
+    return Error;
+  for (std::size_t I = 0; I < Missing.size(); ++I)
+    if (cl_int Error = Missing[I].first->fetchToHost(FromHost[I]); Error != CL_SUCCESS)
+      return Error;
   // A launch whose time nothing of libsplit's wants (the guard settled and not sampling it, or
   // no guard, no placement, no trace) is not waited for by itself: each wait for a real event, or
   // query of it, is another call into the driver beside the app's next launches (the queue then

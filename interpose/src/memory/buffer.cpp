@@ -1,7 +1,9 @@
 #include "buffer.hpp"
+#include "relay.hpp"
 #include "strided_runs.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <deque>
 
@@ -362,6 +364,59 @@ std::vector<Buffer::PeerPart> Buffer::peerParts(const ExecDevice &Device, const 
     Parts.push_back({Peer.get(), std::move(Here), {}, nullptr});
   }
   return Parts;
+}
+
+std::vector<Buffer::RelayPart> Buffer::relayParts(const ExecDevice &Device, const RangeSet &Missing,
+                                                  bool ReserveRings) {
+  if (Parent)
+    return root().relayParts(Device, Missing, ReserveRings);
+  std::vector<RelayPart> Parts;
+  RangeSet Rest = Valid.missingOnHost(Missing);
+  if (Rest.totalBytes() < MinRelayBytes)
+    return Parts;
+  DeviceBackend &Backend = Home->services().Backend;
+  for (const auto &From : Home->devices()) {
+    if (Rest.totalBytes() < MinRelayBytes)
+      break;
+    if (From.get() == &Device || !From->Ready.load(std::memory_order_acquire))
+      continue;
+    RangeSet Here = Valid.on(From->Index).intersection(Rest);
+    if (Here.totalBytes() < MinRelayBytes || Here.spans().size() > MostRelaySpans)
+      continue;
+    // Allocated here, once per queue, so that a relay never lacks its ring once taken.
+    const RelayRing Ring = relayRingFor(Here.totalBytes());
+    if (ReserveRings &&
+        !Backend.relayStaging(From->RealContext, From->RealQueue, Ring.SlotBytes * Ring.Slots))
+      return Parts;
+    Rest.subtract(Here);
+    Parts.push_back({From.get(), std::move(Here)});
+  }
+  return Parts;
+}
+
+cl_int Buffer::relayOnWorker(ExecDevice &Device, RelayPart &Part) {
+  if (Parent)
+    return root().relayOnWorker(Device, Part);
+  const auto Start = std::chrono::steady_clock::now();
+  ExecDevice &From = *Part.From;
+  cl_int Error = CL_SUCCESS;
+  cl_mem Source = realOn(From, Error);
+  if (!Source)
+    return Error;
+  cl_mem Target = realOn(Device, Error);
+  if (!Target)
+    return Error;
+  MemoryServices &Services = Home->services();
+  const ScopedSpan Shown(Services.Spans, Device.Name, "relay in");
+  DeviceBackend &Backend = Services.Backend;
+  RelayRing Ring = relayRingFor(Part.Ranges.totalBytes());
+  Ring.Memory = Backend.relayStaging(From.RealContext, From.RealQueue, Ring.SlotBytes * Ring.Slots);
+  if (!Ring.Memory)
+    return CL_OUT_OF_HOST_MEMORY;
+  Error = relayThroughRing(Backend, From.RealQueue, Source, Device.RealQueue, Target, Part.Ranges,
+                           Ring);
+  Part.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  return Error;
 }
 
 cl_int Buffer::stageOnPeer(PeerPart &Part) {

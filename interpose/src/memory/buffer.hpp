@@ -138,6 +138,25 @@ public:
     cl_event Staged = nullptr;
   };
   std::vector<PeerPart> peerParts(const ExecDevice &Device, const RangeSet &Missing);
+  // Of Missing (root coordinates), the bytes the host lacks that another device holds, by that
+  // device, where they go faster relayed from that device to Device through page-locked host
+  // memory (relayOnWorker, memory/relay.hpp) than fetched into the host copy and sent from
+  // there: parts of at least MinRelayBytes in at most MostRelaySpans spans (a halo's few rows
+  // keep the host copy's way, tuned for their latency; a column's many rows its rectangles).
+  // None where the backend has no page-locked memory. Root buffers.
+  struct RelayPart {
+    ExecDevice *From;
+    RangeSet Ranges;
+    double Seconds = 0.0; // how long the relay took, once run
+  };
+  static constexpr std::size_t MinRelayBytes = std::size_t{1} << 20, MostRelaySpans = 64;
+  // ReserveRings: each part's ring is allocated now (false: a price, nothing is relayed).
+  std::vector<RelayPart> relayParts(const ExecDevice &Device, const RangeSet &Missing,
+                                    bool ReserveRings = true);
+  // Runs on Part.From's worker: Part's bytes from From's copy into Device's, enqueued on both
+  // queues behind what each was given so far; returns once Device holds them (the caller marks
+  // them valid there).
+  cl_int relayOnWorker(ExecDevice &Device, RelayPart &Part);
   // Enqueues on Part.Peer's queue the copies of Part.Ranges from Peer's copy into staging buffers
   // of their own: behind what Peer was given so far, before what it is given next. (NVIDIA's
   // driver moves a whole buffer of a context of several devices to the device whose queue uses

@@ -217,6 +217,17 @@ std::uint8_t *FakeBackend::readStaging(cl_context, cl_command_queue Queue, std::
   return Mine.data();
 }
 
+std::uint8_t *FakeBackend::relayStaging(cl_context, cl_command_queue Queue, std::size_t Bytes) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  deviceOfQueue(Queue);
+  if (!RelayOffered)
+    return nullptr;
+  std::vector<std::uint8_t> &Mine = RelayRings[Queue];
+  if (Mine.size() < Bytes)
+    Mine.assign(Bytes, 0xee);
+  return Mine.data();
+}
+
 cl_int FakeBackend::wait(cl_event Done) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!Events.count(Done))

@@ -70,6 +70,10 @@ public:
   cl_int wait(cl_event Done) override;
   // Host memory of its own per queue, as page-locked memory would be.
   std::uint8_t *readStaging(cl_context Context, cl_command_queue Queue, std::size_t Bytes) override;
+  std::uint8_t *relayStaging(cl_context Context, cl_command_queue Queue,
+                             std::size_t Bytes) override;
+  // Whether relayStaging gives memory (a backend without page-locked memory gives none).
+  void offerRelayStaging(bool Offered) { RelayOffered = Offered; }
   void releaseEvent(cl_event Event) override;
   cl_int finish(cl_command_queue Queue) override;
 
@@ -101,6 +105,8 @@ private:
   std::vector<std::unique_ptr<char>> Contexts; // their addresses are the contexts' handles
   std::map<cl_event, std::size_t> Events;      // markers not released, by their device
   std::map<cl_command_queue, std::vector<std::uint8_t>> Staging;
+  std::map<cl_command_queue, std::vector<std::uint8_t>> RelayRings;
+  bool RelayOffered = true;
   std::map<cl_mem, std::unique_ptr<Memory>> Buffers;
   std::vector<std::uint64_t> Written, Read, Copied;
   unsigned TransfersUntilFailure = 0;

@@ -85,10 +85,10 @@ TEST_CASE("bytes a peer of the same context holds are priced once: they go devic
     B->wroteOn(1, RangeSet(Half, Bytes));
   }
   const auto Plans = S.plan(Slices);
-  CHECK(bytesPerSlice(Plans, Slices, true) == std::vector<double>{4.0, 4.0});
-  CHECK(bytesPerSlice(Plans, Slices, false) == std::vector<double>{8.0, 8.0});
+  CHECK(bytesPerSlice(Plans, Slices, {true, false}) == std::vector<double>{4.0, 4.0});
+  CHECK(bytesPerSlice(Plans, Slices, {false, false}) == std::vector<double>{8.0, 8.0});
   ExecDevice &App = *S.Home->devices()[0];
-  CHECK(priceBytes(Plans, Slices, App, true, true).Whole == double(Half + Half - 4));
+  CHECK(priceBytes(Plans, Slices, App, true, {true, false}).Whole == double(Half + Half - 4));
 }
 
 TEST_CASE("one slice writes in place, overlapping writes merge") {

@@ -106,11 +106,11 @@ TEST_CASE("a launch too small to split runs where its data is, moving only its r
   ExecDevice &App = S.device(0);
 
   SECTION("everything on the host or the app's device: the app's device") {
-    CHECK(whereDataIs(S.Facts, S.R, Devices, App, false) == nullptr);
+    CHECK(whereDataIs(S.Facts, S.R, Devices, App, {}) == nullptr);
     for (Buffer *B : {S.In.get(), S.Out.get()})
       B->wroteOn(0, RangeSet(0, Bytes));
     CHECK(heldWhollyOn(S.R, App));
-    CHECK(whereDataIs(S.Facts, S.R, Devices, App, false) == nullptr);
+    CHECK(whereDataIs(S.Facts, S.R, Devices, App, {}) == nullptr);
   }
   SECTION("its items last written on the other device: there") {
     for (Buffer *B : {S.In.get(), S.Out.get()}) {
@@ -118,7 +118,7 @@ TEST_CASE("a launch too small to split runs where its data is, moving only its r
       B->wroteOn(0, RangeSet(Bytes / 2, Bytes));
     }
     CHECK_FALSE(heldWhollyOn(S.R, App));
-    CHECK(whereDataIs(S.Facts, S.R, Devices, App, false) == &S.device(1));
+    CHECK(whereDataIs(S.Facts, S.R, Devices, App, {}) == &S.device(1));
   }
   SECTION("the app's device holds its items though not the buffers: the app's device") {
     for (Buffer *B : {S.In.get(), S.Out.get()}) {
@@ -126,6 +126,6 @@ TEST_CASE("a launch too small to split runs where its data is, moving only its r
       B->wroteOn(1, RangeSet(Bytes / 2, Bytes));
     }
     CHECK_FALSE(heldWhollyOn(S.R, App));
-    CHECK(whereDataIs(S.Facts, S.R, Devices, App, false) == nullptr);
+    CHECK(whereDataIs(S.Facts, S.R, Devices, App, {}) == nullptr);
   }
 }

@@ -1,0 +1,31 @@
+// Bytes a launch's device lacks that only another device holds, relayed from that device through
+// page-locked host memory (Buffer::relayParts, memory/relay.hpp) instead of read back into the
+// host copy and sent from there: the holder reads pieces while the lacking device writes the
+// pieces before, both at the page-locked rate. They run before the launch enqueues any kernel,
+// as the host copy's reads do (what the launch writes cannot reach them).
+#pragma once
+
+#include "buffer.hpp"
+
+#include <vector>
+
+namespace libsplit {
+
+struct LaunchRelay {
+  Buffer *Root;
+  ExecDevice *To;
+  std::vector<Buffer::RelayPart> Parts;
+};
+
+// The parts of Missing (root coordinates) that To gets relayed, taken out of Missing, which keeps
+// what comes through the host. None where LIBSPLIT_RELAY is off (Enabled).
+std::vector<Buffer::RelayPart> takeRelayParts(Buffer &Root, const ExecDevice &To, RangeSet &Missing,
+                                              bool Enabled);
+// Runs Relays, each holder's on its worker one after the other, the holders at once; returns
+// once every lacking device holds its bytes (not yet marked valid: the caller's part), or with
+// the first error. Each part's Seconds says how long it took.
+cl_int runRelays(std::vector<LaunchRelay> &Relays);
+// The seconds To spent receiving relayed bytes in Relays (its parts' times, added up).
+double relaySecondsOf(const std::vector<LaunchRelay> &Relays, const ExecDevice &To);
+
+} // namespace libsplit
