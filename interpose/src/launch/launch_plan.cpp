@@ -205,17 +205,34 @@ std::map<Buffer *, BufferPlan> planBuffers(const CompiledKernel &Facts, const La
 }
 
 namespace {
-// What the bytes To lacks cost: each once, and again those that come through the host (only
-// another device holds them), unless Routes take them in one move (not for a merged buffer).
+// What a relayed byte costs against one sent from the host copy over the assumed link: that
+// link's rate over the slower end's measured page-locked rate (link_probe.hpp); 1 where neither
+// end was measured.
+double relayCost(const ExecDevice &From, const ExecDevice &To) {
+  double Rate = 0.0;
+  for (const ExecDevice *End : {&From, &To}) {
+    const double Measured = End->PageLockedBytesPerSecond.load(std::memory_order_relaxed);
+    if (Measured > 0.0)
+      Rate = Rate > 0.0 ? std::min(Rate, Measured) : Measured;
+  }
+  return Rate > 0.0 ? planner::GuardSettings{}.LinkBytesPerSecond / Rate : 1.0;
+}
+
+// What the bytes To lacks cost, in bytes over the assumed link: each once, and again those that
+// come through the host (only another device holds them), unless Routes take them in one move
+// (not for a merged buffer): a relayed byte at its relay's cost.
 double lackingCost(Buffer &Root, const RangeSet &Lacking, const ExecDevice &To, ByteRoutes Routes) {
   RangeSet ThroughHost = Root.missingOnHost(Lacking);
   if (Routes.PeerCopy && !ThroughHost.empty())
     for (const Buffer::PeerPart &Part : Root.peerParts(To, ThroughHost))
       ThroughHost.subtract(Part.Ranges);
+  double Cost = static_cast<double>(Lacking.totalBytes());
   if (Routes.Relay && ThroughHost.totalBytes() >= Buffer::MinRelayBytes)
-    for (const Buffer::RelayPart &Part : Root.relayParts(To, ThroughHost, false))
+    for (const Buffer::RelayPart &Part : Root.relayParts(To, ThroughHost, false)) {
       ThroughHost.subtract(Part.Ranges);
-  return static_cast<double>(Lacking.totalBytes() + ThroughHost.totalBytes());
+      Cost -= static_cast<double>(Part.Ranges.totalBytes()) * (1.0 - relayCost(*Part.From, To));
+    }
+  return Cost + static_cast<double>(ThroughHost.totalBytes());
 }
 } // namespace
 

@@ -1,4 +1,5 @@
 #include "context.hpp"
+#include "link_probe.hpp"
 #include "thread_name.hpp"
 
 #include "buffer.hpp"
@@ -421,6 +422,12 @@ void Context::openSplitDevices() {
         continue;
       }
       E->Worker = std::make_unique<DeviceWorker>();
+      // Before any launch can use it: the probe's transfers have the queue to themselves.
+      if (Services.Launch.Settings.Relay && (E->Type & CL_DEVICE_TYPE_GPU)) {
+        probePageLockedLink(Services.Launch.Backend, *E);
+        if (const double Rate = E->PageLockedBytesPerSecond.load(std::memory_order_relaxed))
+          Log.info(E->Name, ": page-locked transfers at ", Rate / 1e9, " GB/s (relays priced so)");
+      }
       E->Ready.store(true, std::memory_order_release);
     }
   }

@@ -51,6 +51,10 @@ struct ExecDevice {
   // Time spent in the real clEnqueueNDRangeKernel where the device runs the kernel there: the
   // app waits for the device inside its launch calls (Context::waitedSeconds).
   std::atomic<std::int64_t> RanInEnqueueNs{0};
+  // Bytes per second between page-locked host memory and the device, measured once as it opened
+  // (link_probe.hpp; a GPU opened for splits only): what a relay to or from it moves at. 0 where
+  // not measured.
+  std::atomic<double> PageLockedBytesPerSecond{0.0};
 };
 
 // Runs each job on its device's worker, all at once, and waits for all of them. Returns the

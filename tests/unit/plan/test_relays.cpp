@@ -2,6 +2,7 @@
 // device gets relayed from another instead of through the host copy, that they arrive through a
 // ring smaller than they are, what the relay costs in the split's price, and what stays on the
 // host's way.
+#include "link_probe.hpp"
 #include "relays.hpp"
 #include "stencil_launch.hpp"
 
@@ -116,6 +117,37 @@ TEST_CASE("relayed bytes are priced once: the ring's read and write overlap") {
   const double OtherHalves = double(Half + Half - 4);
   CHECK(priceBytes(Plans, Slices, App, true).Whole == 2.0 * OtherHalves);
   CHECK(priceBytes(Plans, Slices, App, true, {false, true}).Whole == OtherHalves);
+  // Measured as a device opened (link_probe.hpp): at four times the assumed link's rate at the
+  // slower end, a relayed byte costs a quarter of one sent from the host.
+  const double Assumed = planner::GuardSettings{}.LinkBytesPerSecond;
+  S.Home->devices()[1]->PageLockedBytesPerSecond = 4.0 * Assumed;
+  CHECK(priceBytes(Plans, Slices, App, true, {false, true}).Whole == OtherHalves / 4.0);
+  App.PageLockedBytesPerSecond = 8.0 * Assumed;
+  CHECK(priceBytes(Plans, Slices, App, true, {false, true}).Whole == OtherHalves / 4.0);
   // A halo of a few bytes stays on the host's way, counted twice either way.
   CHECK(bytesPerSlice(Plans, Slices, {false, true}) == bytesPerSlice(Plans, Slices));
+}
+
+TEST_CASE("a device's page-locked rate is measured once as it opens, its scratch released") {
+  testing::StencilLaunch S(3, 1024, 64);
+  auto &Backend = S.Home->Backend;
+  ExecDevice &Measured = *S.Home->devices()[1];
+  const std::size_t Buffers = Backend.liveBuffers();
+  const std::uint64_t Written = Backend.bytesWrittenTo(1), Read = Backend.bytesReadFrom(1);
+  probePageLockedLink(Backend, Measured);
+  CHECK(Measured.PageLockedBytesPerSecond > 0.0);
+  CHECK(Backend.liveBuffers() == Buffers);
+  CHECK(Backend.bytesWrittenTo(1) - Written == 2 * (std::size_t{16} << 20));
+  CHECK(Backend.bytesReadFrom(1) - Read == 2 * (std::size_t{16} << 20));
+
+  ExecDevice &Failing = *S.Home->devices()[2];
+  Backend.failTransfer(1, CL_OUT_OF_RESOURCES);
+  probePageLockedLink(Backend, Failing);
+  CHECK(Failing.PageLockedBytesPerSecond == 0.0); // unmeasured: relays priced as the host's way
+  CHECK(Backend.liveBuffers() == Buffers);
+
+  ExecDevice &NoPageLocked = *S.Home->devices()[0];
+  Backend.offerRelayStaging(false);
+  probePageLockedLink(Backend, NoPageLocked);
+  CHECK(NoPageLocked.PageLockedBytesPerSecond == 0.0);
 }
