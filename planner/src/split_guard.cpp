@@ -228,7 +228,9 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       SecondsSinceProbe = 0.0;
       ProbeInterval = NextProbeCheck = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
       Planned = {Other};
-      return issue(Other, false, "probing the other way", Work);
+      Decision D = issue(Other, false, "probing the other way", Work);
+      D.Spreads = Spread > 0.0;
+      return D;
     }
     // Not within the budget yet, or a time not come yet: asked again after a doubled interval
     // (each question may price a split, which costs that launch its full planning). A split

@@ -112,24 +112,28 @@ cl_int runTooSmall(LaunchScope &L, LaunchRequest &R, const CompiledKernel &Facts
   return L.unsplit(Why, Movable);
 }
 
+// The guard's decision for a launch that would run in chunks, where it has not decided yet,
+// priced as an equal split would be.
+void decideBeforeChunks(LaunchScope &L, const LaunchRequest &R, const CompiledKernel &Facts,
+                        const SplitShape &Shape, bool SeparateHardware) {
+  const std::vector<ExecDevice *> &Devices = L.Devices;
+  if (!L.Guard || L.Plan)
+    return;
+  std::vector<Slice> Even;
+  for (size_t I = 0; I < Devices.size(); ++I)
+    Even.push_back(
+        {Devices[I], Shape.Groups * I / Devices.size(), Shape.Groups * (I + 1) / Devices.size()});
+  L.Plan = L.Guard->decide(L.Work, priceBytes(planBuffers(Facts, R, Even, Shape.Regions,
+                                                          ndrangeOf(R), scalarsOf(R), Shape.Dim),
+                                              Even, L.Q.exec(), SeparateHardware,
+                                              routesOf(L.S.Settings)));
+}
+
 // A launch the balancer knows nothing of runs in chunks that the devices take while it runs
-// (chunked_launch.hpp), rather than on a first guess of the split; the guard first prices it as
-// an equal split would be, where it has not decided yet.
+// (chunked_launch.hpp), rather than on a first guess of the split.
 cl_int runFirstInChunks(LaunchScope &L, const LaunchRequest &R, const CompiledKernel &Facts,
                         const SplitShape &Shape, bool SeparateHardware) {
   const std::vector<ExecDevice *> &Devices = L.Devices;
-  if (L.Guard && !L.Plan) {
-    std::vector<Slice> Even;
-    for (size_t I = 0; I < Devices.size(); ++I)
-      Even.push_back(
-          {Devices[I], Shape.Groups * I / Devices.size(), Shape.Groups * (I + 1) / Devices.size()});
-    L.Plan = L.Guard->decide(L.Work, priceBytes(planBuffers(Facts, R, Even, Shape.Regions,
-                                                            ndrangeOf(R), scalarsOf(R), Shape.Dim),
-                                                Even, L.Q.exec(), SeparateHardware,
-                                                routesOf(L.S.Settings)));
-    if (L.Plan->Launch.Run == planner::Mode::Whole)
-      return L.guardedWhole(*L.Plan);
-  }
   ExecDevice *Home = std::find(Devices.begin(), Devices.end(), &L.Q.exec()) != Devices.end()
                          ? &L.Q.exec()
                          : Devices.front();
@@ -375,8 +379,14 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   const config::ChunkPolicy Chunking = S.Settings.Chunk;
   if (Chunking == config::ChunkPolicy::Always ||
       (Chunking == config::ChunkPolicy::Auto && SeparateHardware && S.Planner.decidesFromCosts() &&
-       !S.Balancer.knows(Key, Names) && chunkTakersBeside(Q.exec(), L.Devices, S.Settings)))
-    return runFirstInChunks(L, R, *Facts, *Shape, SeparateHardware);
+       !S.Balancer.knows(Key, Names) && chunkTakersBeside(Q.exec(), L.Devices, S.Settings))) {
+    decideBeforeChunks(L, R, *Facts, *Shape, SeparateHardware);
+    if (L.Plan && L.Plan->Launch.Run == planner::Mode::Whole)
+      return L.guardedWhole(*L.Plan);
+    // A probe that spreads the data is a split of its own (planner::Decision::Spreads).
+    if (!L.Plan || !L.Plan->Spreads)
+      return runFirstInChunks(L, R, *Facts, *Shape, SeparateHardware);
+  }
   return runBalancedSplit(L, R, *Facts, *Shape, Key, Names, Types, SeparateHardware);
 }
 

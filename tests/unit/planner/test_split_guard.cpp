@@ -33,6 +33,7 @@ struct Run {
   unsigned Measured = 0; // launches the guard wanted measured
   std::vector<Mode> Modes;
   std::vector<bool> MeasuredAt;
+  std::vector<bool> SpreadsAt; // the decision said its split spreads the data first
 };
 
 Run run(SplitGuard &Guard, const Scenario &S, const std::vector<double> &Works) {
@@ -55,6 +56,7 @@ Run run(SplitGuard &Guard, const Scenario &S, const std::vector<double> &Works) 
     ++(D.Launch.Run == Mode::Split ? R.Split : R.Whole);
     R.Modes.push_back(D.Launch.Run);
     R.MeasuredAt.push_back(D.Launch.Measured);
+    R.SpreadsAt.push_back(D.Spreads);
   }
   return R;
 }
@@ -490,6 +492,8 @@ TEST_CASE("a probe whose cold launch pays a first use is repeated warm", "[plann
   const Run R = run(Guard, S, repeated(1e6, 400));
   // The probe's warm repeat shows the split cheaper: from then on it splits.
   CHECK(R.Split >= 300);
+  // A probe within the probe budget spreads nothing beyond it.
+  CHECK(std::count(R.SpreadsAt.begin(), R.SpreadsAt.end(), true) == 0);
 }
 
 namespace {
@@ -523,6 +527,10 @@ TEST_CASE("a large stencil whose grid must first spread splits once the run has 
   // Not before the run had lasted long enough for the spread, there and back, to fit its budget.
   const auto First = std::find(R.Modes.begin(), R.Modes.end(), Mode::Split) - R.Modes.begin();
   CHECK(static_cast<double>(First) * 1e-3 * GuardSettings().SpreadBudget >= 2.0 * GridSpread);
+  // That probe says it spreads the grid (the runtime then runs it as a split, not in chunks a
+  // device joins only where its bytes arrive in time); its warm repeat and later splits do not.
+  CHECK(R.SpreadsAt[First]);
+  CHECK(std::count(R.SpreadsAt.begin(), R.SpreadsAt.end(), true) == 1);
 }
 
 TEST_CASE("a split that must spread its grid again is probed again only within the budget",

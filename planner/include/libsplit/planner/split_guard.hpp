@@ -124,6 +124,11 @@ struct Decision {
   bool Settled = true;
   const char *Why = "";
   std::optional<double> PredictedSplit, PredictedWhole; // seconds, when known
+  // A probe of a split never measured whose data must first spread to the other devices (let
+  // spend SpreadBudget): it runs as a split of its own, all its devices taking their data, not
+  // in chunks, which a device joins only where its bytes would arrive in time (a grid's spread
+  // never does within one short launch, and the probe would measure the app's device alone).
+  bool Spreads = false;
 };
 
 class SplitGuard {
