@@ -129,6 +129,20 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       Planned.clear();
   }
   ProbeSpend.reset();
+  // Another kernel spread the data this one shares for its own probe: this one's split is
+  // probed with it (joinProbe), its spread already paid.
+  if (JoinProbe && Planned.empty()) {
+    JoinProbe = false;
+    if (Stage == Phase::Settled && Current == Mode::Whole) {
+      if (const std::optional<double> Here = predict(Mode::Whole, Work))
+        ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe, 0.0};
+      LaunchesSinceProbe = 0;
+      SecondsSinceProbe = 0.0;
+      Planned = {Mode::Split};
+      return issue(Mode::Split, false, "probing with a kernel that spread the data they share",
+                   Work);
+    }
+  }
   if (!Planned.empty()) {
     const Mode M = Planned.front();
     Planned.pop_front();
@@ -213,14 +227,19 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     // within SpreadBudget, and the split without it cheaper at the least fixed cost a split
     // launch has (priced high elsewhere, so that no guess splits a short kernel; the budgeted
     // probe measures it).
+    // Where only the spread's budget is short: the launches until it covers the spread.
+    std::optional<double> SpreadWaitsLaunches;
     if (Priceable && !Affordable && Bytes && Other == Mode::Split && SplitNeverRan && Priced &&
         !Priced->Shared && Priced->BytesSeconds > 0.0) {
       const double AtLeast = *Here * Priced->Share + Settings.LeastSplitFixedSeconds;
-      Affordable = AtLeast < *Here * (1.0 - Settings.SwitchGain) &&
-                   2.0 * Priced->BytesSeconds <= Settings.SpreadBudget * SecondsSinceProbe &&
-                   Loss - 2.0 * Priced->BytesSeconds <= Allowed;
+      const bool Otherwise = AtLeast < *Here * (1.0 - Settings.SwitchGain) &&
+                             Loss - 2.0 * Priced->BytesSeconds <= Allowed;
+      const double Needed = 2.0 * Priced->BytesSeconds / Settings.SpreadBudget;
+      Affordable = Otherwise && Needed <= SecondsSinceProbe;
       if (Affordable)
         Spread = Priced->BytesSeconds;
+      else if (Otherwise && *Here > 0.0)
+        SpreadWaitsLaunches = (Needed - SecondsSinceProbe) / *Here;
     }
     if (Affordable) {
       ProbeSpend = Spend{Work, *Here, Allowed, Spread};
@@ -244,6 +263,12 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     if (!PriceNext) {
       ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
       NextProbeCheck = LaunchesSinceProbe + ProbeInterval;
+      // A spread waiting for its budget alone is asked again once the budget should cover it, not
+      // a doubled interval later (up to a thousand launches: most of a stencil's run).
+      if (SpreadWaitsLaunches)
+        NextProbeCheck = LaunchesSinceProbe +
+                         std::clamp(static_cast<unsigned>(std::ceil(*SpreadWaitsLaunches)) + 1, 1u,
+                                    ProbeInterval);
     }
   }
   ProbeDue = LaunchesSinceProbe + 1 > NextProbeCheck;
@@ -252,9 +277,12 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
                Work);
 }
 
+void SplitGuard::joinProbe() { JoinProbe = true; }
+
 bool SplitGuard::settledWhole(double Work) const {
   return Stage == Phase::Settled && Planned.empty() && Current == Mode::Whole && !needsPrice() &&
-         LaunchesSinceProbe + 1 <= NextProbeCheck && better(Work, Current) == Mode::Whole;
+         !JoinProbe && LaunchesSinceProbe + 1 <= NextProbeCheck &&
+         better(Work, Current) == Mode::Whole;
 }
 
 Decision SplitGuard::decideWhole(double Work) {

@@ -32,6 +32,25 @@ void startPlannerTuning(LaunchServices &S, const std::vector<ExecDevice *> &Devi
   S.Planner.startTuning(tuningDirectory(S.Settings), Signature, S.Log);
 }
 
+bool joinsProbe(Queue &Q, Kernel &K, const LaunchRequest &Request) {
+  LaunchServices &S = Q.context().launchServices();
+  if (!S.Planner.guarding() || Request.Args.empty())
+    return false;
+  const std::uint64_t Probes = S.Planner.spreadProbes();
+  if (Probes == 0 || Q.context().splitDevices().size() < 2)
+    return false;
+  const std::shared_ptr<GuardSlot> Guard = K.splitGuard(Q.exec().Index);
+  const std::optional<std::uint64_t> Seen = Guard->catchUpSpreadProbes(Probes);
+  if (!Seen)
+    return false;
+  for (const KernelArg &A : Request.Args)
+    if (A.What == KernelArg::Kind::Buffer && A.Mem && A.Mem->spreadProbe() > *Seen) {
+      Guard->joinProbe();
+      return true;
+    }
+  return false;
+}
+
 std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request) {
   LaunchServices &S = Q.context().launchServices();
   const std::vector<ExecDevice *> &Devices = Q.context().splitDevices();
@@ -123,10 +142,10 @@ void decideBeforeChunks(LaunchScope &L, const LaunchRequest &R, const CompiledKe
   for (size_t I = 0; I < Devices.size(); ++I)
     Even.push_back(
         {Devices[I], Shape.Groups * I / Devices.size(), Shape.Groups * (I + 1) / Devices.size()});
-  L.Plan = L.Guard->decide(L.Work, priceBytes(planBuffers(Facts, R, Even, Shape.Regions,
-                                                          ndrangeOf(R), scalarsOf(R), Shape.Dim),
-                                              Even, L.Q.exec(), SeparateHardware,
-                                              routesOf(L.S.Settings)));
+  L.Plan = L.Guard->decide(
+      L.Work,
+      priceBytes(planBuffers(Facts, R, Even, Shape.Regions, ndrangeOf(R), scalarsOf(R), Shape.Dim),
+                 Even, L.Q.exec(), SeparateHardware, routesOf(L.S.Settings)));
 }
 
 // A launch the balancer knows nothing of runs in chunks that the devices take while it runs
@@ -256,6 +275,14 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
   }
 
   noteSplitEdges(Plans, Slices.size(), &K);
+  // A probe that spreads its data: the kernels sharing its buffers probe with it (joinsProbe).
+  if (L.Plan && L.Plan->Spreads) {
+    const std::uint64_t Probe = S.Planner.noteSpreadProbe();
+    for (const auto &[Root, P] : Plans)
+      Root->setSpreadProbe(Probe);
+    if (L.Guard)
+      L.Guard->catchUpSpreadProbes(Probe);
+  }
   Planning.reset();
   SplitLaunch Split;
   plannedLaunch(Split, Q, K, R, Facts, Dim, Groups, L.Fail, recordOf(K, L.Request));

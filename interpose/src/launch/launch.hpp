@@ -40,6 +40,10 @@ inline constexpr const char *FewerThanTwoReason = "fewer than two devices";
 // nothing splits; deciding later, launches queued behind one whose decision was pending were all
 // left to the executor while the app launched faster than it ran them.
 std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request);
+// Whether another kernel's probe has spread buffers this launch names (planner::Decision::Spreads)
+// since its kernel last looked: its guard then probes its split at this launch (joinProbe), and
+// a decision made at the call without the launch's arguments (a repeat's) is made again.
+bool joinsProbe(Queue &Q, Kernel &K, const LaunchRequest &Request);
 
 // Loads the planner's warm start (LIBSPLIT_TUNING), once, for the split devices Devices (their
 // names make the tuning's device signature): at a context's creation or its first guarded launch.

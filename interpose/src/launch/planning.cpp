@@ -43,6 +43,19 @@ planner::Decision GuardSlot::decideWhole(double Work) {
   return Guard.decideWhole(Work);
 }
 
+std::optional<std::uint64_t> GuardSlot::catchUpSpreadProbes(std::uint64_t Now) {
+  if (SpreadProbesSeen.load(std::memory_order_relaxed) == Now)
+    return std::nullopt;
+  const std::uint64_t Before = SpreadProbesSeen.exchange(Now);
+  return Before == Now ? std::nullopt : std::optional(Before);
+}
+
+void GuardSlot::joinProbe() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!Alternate)
+    Guard.joinProbe();
+}
+
 std::optional<planner::GuardRecord> GuardSlot::record() {
   std::lock_guard<std::mutex> Lock(Mutex);
   return Alternate ? std::nullopt : Guard.record();

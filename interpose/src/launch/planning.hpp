@@ -33,8 +33,13 @@ public:
   planner::Decision decideWhole(double Work);
   std::optional<planner::GuardRecord> record();
   void seed(const planner::GuardRecord &Record);
+  // The spread probes (LaunchPlanner::spreadProbes) this kernel has looked at: the count it had
+  // seen before, where Now differs from it (it has seen Now from then on).
+  std::optional<std::uint64_t> catchUpSpreadProbes(std::uint64_t Now);
+  void joinProbe();
 
 private:
+  std::atomic<std::uint64_t> SpreadProbesSeen{0};
   std::mutex Mutex;
   planner::SplitGuard Guard;
   bool Alternate;
@@ -51,6 +56,10 @@ public:
   // Whether the guard decides from costs (LIBSPLIT_SPLIT=auto): a kernel's first launch then
   // runs whole where the devices share hardware.
   bool decidesFromCosts() const { return Guarding && !Alternate; }
+  // Probes that spread a kernel's data to the split devices (planner::Decision::Spreads), counted
+  // over the process: a new one makes the kernels sharing its buffers probe with it.
+  std::uint64_t spreadProbes() const { return SpreadProbes.load(std::memory_order_acquire); }
+  std::uint64_t noteSpreadProbe() { return SpreadProbes.fetch_add(1) + 1; }
   // The guard of a kernel (its name and source) launched from an app device (an execution
   // device index): kernel objects made again for the same kernel share it.
   std::shared_ptr<GuardSlot> guardFor(const std::string &Kernel, std::size_t AppDevice);
@@ -80,6 +89,7 @@ private:
   bool Alternate;
   bool SaveTuning;
   std::atomic<bool> TuningStarted{false};
+  std::atomic<std::uint64_t> SpreadProbes{0};
   std::string TuningDirectory, DeviceSignature;
   std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Seeds;
   std::map<std::size_t, planner::SavedWait> SavedWaits, Waited; // by app device

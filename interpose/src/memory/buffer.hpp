@@ -70,6 +70,12 @@ public:
   // A hint for the planner, priced before use; under the context's data lock.
   // By: who made that split (a kernel, as an identity only; null where unknown).
   std::optional<std::size_t> splitEdge() { return root().SplitEdge; }
+  // Root buffers: the last spread probe (LaunchPlanner::noteSpreadProbe) that spread this
+  // buffer's bytes to the split devices, 0 if none.
+  std::uint64_t spreadProbe() const { return root().SpreadProbe.load(std::memory_order_acquire); }
+  void setSpreadProbe(std::uint64_t Probe) {
+    root().SpreadProbe.store(Probe, std::memory_order_release);
+  }
   const void *splitEdgeBy() { return root().SplitEdgeBy; }
   void setSplitEdge(std::optional<std::size_t> Edge, const void *By = nullptr) {
     root().SplitEdge = Edge;
@@ -251,9 +257,10 @@ private:
   size_t Size;
   size_t Origin = 0;
   void *HostPtr = nullptr;
-  bool StaysOnAppDevice = false;            // root buffers: see staysOnAppDevice
-  std::atomic<int> InitialUploadOwedOn{-1}; // root buffers: see initialUploadOwedOn
-  std::optional<std::size_t> SplitEdge;     // root buffers: see splitEdge
+  bool StaysOnAppDevice = false;             // root buffers: see staysOnAppDevice
+  std::atomic<int> InitialUploadOwedOn{-1};  // root buffers: see initialUploadOwedOn
+  std::atomic<std::uint64_t> SpreadProbe{0}; // root buffers: see spreadProbe
+  std::optional<std::size_t> SplitEdge;      // root buffers: see splitEdge
   const void *SplitEdgeBy = nullptr;
 
   std::mutex Mutex;         // guards Real and Staging creation

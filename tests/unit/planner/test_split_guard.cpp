@@ -616,3 +616,33 @@ TEST_CASE("a short kernel's split is not probed sooner for its data's spread", "
   const Run R = run(Guard, S, repeated(4e6, 8000));
   CHECK(R.Split == 0);
 }
+
+TEST_CASE("a kernel whose data another kernel's probe spread probes its split with it",
+          "[planner][guard]") {
+  // A two-kernel stencil step: this kernel settled whole (its split priced over its data's
+  // spread), then the other kernel's probe spread the grid they share. Whole, this kernel would
+  // gather the grid back before the other's warm repeat; it probes its split at once instead,
+  // and keeps it where the split measures cheaper.
+  Scenario S;
+  S.FirstBytes = PricedBytes{GridBytes, 0.0, 0.5};
+  SplitGuard Guard;
+  S.Cost = [](Mode M, bool, double) { return M == Mode::Split ? 0.5e-3 : 0.88e-3; };
+  const Run Before = run(Guard, S, repeated(1e8, 100));
+  REQUIRE(Before.Split == 0);
+  REQUIRE(Guard.settledWhole(1e8));
+  Guard.joinProbe();
+  CHECK_FALSE(Guard.settledWhole(1e8)); // the next launch is decided, not run as settled
+  const Run After = run(Guard, S, repeated(1e8, 100));
+  CHECK(After.Modes.front() == Mode::Split);
+  CHECK_FALSE(After.SpreadsAt.front()); // its data is spread already
+  CHECK(After.Split >= 95);
+
+  // Where the split measures dearer, one probe and its repeat, then whole again.
+  SplitGuard Dear;
+  S.Cost = [](Mode M, bool, double) { return M == Mode::Split ? 2e-3 : 0.88e-3; };
+  run(Dear, S, repeated(1e8, 100));
+  Dear.joinProbe();
+  const Run Back = run(Dear, S, repeated(1e8, 100));
+  CHECK(Back.Split == 2);
+  CHECK(Back.Modes.back() == Mode::Whole);
+}

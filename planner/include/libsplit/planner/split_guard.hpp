@@ -139,6 +139,12 @@ public:
   bool needsPrice() const;
   // Mode of the next launch of Work work-items. Bytes is required when needsPrice().
   Decision decide(double Work, const std::optional<PricedBytes> &Bytes);
+  // Another kernel sharing this one's buffers has just spread them for a probe of its split
+  // (Decision::Spreads): where this kernel runs whole, settled, its next launch probes its split
+  // too, with no spread of its own to pay (the data lies as a split needs it). Alone, the first
+  // kernel's warm repeat would find its data gathered back by this one's whole launches (a
+  // two-kernel stencil step: each kernel's split then moves half the grid every launch).
+  void joinProbe();
   // Whether the next launch of Work work-items runs whole with nothing left to measure or probe
   // (the caller may then start it where a split could not start: on the app's thread behind
   // unfinished launches). The state may change before that launch is decided (a measurement
@@ -211,7 +217,8 @@ private:
     bool Shared = false;
   };
   std::optional<Price> Priced;
-  bool ProbeDue = false; // the next settled launch may probe: price it
+  bool ProbeDue = false;  // the next settled launch may probe: price it
+  bool JoinProbe = false; // joinProbe: the next launch probes the split
   // While a probe's first launch runs: its work-items, the current way's time for them, and
   // what the probe budget allowed it to lose.
   struct Spend {
