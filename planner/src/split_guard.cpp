@@ -88,6 +88,19 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   // runs; a split or a probe is waited for before the next decision.
   if (D.Launch.Measured && M == Mode::Whole && Stage == Phase::Settled && Unobserved++ == 0)
     WaitedForTimes = 0;
+  // A whole launch decided before any time came: counted once one has (its cost was real).
+  if (M == Mode::Whole && Stage == Phase::Settled) {
+    if (!D.PredictedWhole) {
+      ++UncountedLaunches;
+      UncountedWork += Work;
+    } else if (UncountedLaunches > 0) {
+      if (const std::optional<double> Each =
+              predict(Mode::Whole, UncountedWork / UncountedLaunches))
+        SecondsSinceProbe += UncountedLaunches * *Each;
+      UncountedLaunches = 0;
+      UncountedWork = 0.0;
+    }
+  }
   LastIssued = M;
   ++Decided;
   ++(M == Mode::Split ? SplitLaunches : WholeLaunches);
@@ -137,7 +150,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       if (const std::optional<double> Here = predict(Mode::Whole, Work))
         ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe, 0.0};
       LaunchesSinceProbe = 0;
-      SecondsSinceProbe = 0.0;
+      restartProbeClock();
       Planned = {Mode::Split};
       return issue(Mode::Split, false, "probing with a kernel that spread the data they share",
                    Work);
@@ -165,7 +178,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
         Stage = Phase::Settled;
         ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
         LaunchesSinceProbe = 0;
-        SecondsSinceProbe = 0.0;
+        restartProbeClock();
         ProbeDue = false;
         Planned = {Mode::Split};
         return issue(Mode::Split, false, "priced: the split should be the cheaper", Work);
@@ -194,7 +207,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     SampleInterval = 0;
     ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
     LaunchesSinceProbe = 0;
-    SecondsSinceProbe = 0.0;
+    restartProbeClock();
   }
   if (++LaunchesSinceProbe > NextProbeCheck) {
     const Mode Other = otherThan(Current);
@@ -244,7 +257,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     if (Affordable) {
       ProbeSpend = Spend{Work, *Here, Allowed, Spread};
       LaunchesSinceProbe = 0;
-      SecondsSinceProbe = 0.0;
+      restartProbeClock();
       ProbeInterval = NextProbeCheck = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
       Planned = {Other};
       Decision D = issue(Other, false, "probing the other way", Work);

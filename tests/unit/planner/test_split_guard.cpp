@@ -646,3 +646,32 @@ TEST_CASE("a kernel whose data another kernel's probe spread probes its split wi
   CHECK(Back.Split == 2);
   CHECK(Back.Modes.back() == Mode::Whole);
 }
+
+TEST_CASE("launches decided before any time came count toward the spread's budget",
+          "[planner][guard]") {
+  // The grid-spread stencil above, from an app that queues a second of launches ahead of its
+  // device: each whole launch's time comes a thousand launches after its decision. Those first
+  // thousand launches ran; the spread's budget counts them once a time has come.
+  SplitGuard Guard;
+  const PricedBytes Grid{GridBytes, 0.0, 0.5};
+  std::deque<std::pair<Ticket, int>> Pending;
+  int FirstSplit = -1;
+  for (int I = 0; I < 8000 && FirstSplit < 0; ++I) {
+    while (!Pending.empty() && Pending.front().second <= I) {
+      Guard.observe(Pending.front().first, 1e8, 1e-3);
+      Pending.pop_front();
+    }
+    const Decision D =
+        Guard.settledWhole(1e8)
+            ? Guard.decideWhole(1e8)
+            : Guard.decide(1e8, Guard.needsPrice() ? std::optional(Grid) : std::nullopt);
+    if (D.Launch.Run == Mode::Split)
+      FirstSplit = I;
+    else if (D.Launch.Measured)
+      Pending.emplace_back(D.Launch, I + 1000);
+  }
+  const double Needed = 2.0 * GridSpread / GuardSettings().SpreadBudget; // seconds of launches
+  REQUIRE(FirstSplit > 0);
+  CHECK(FirstSplit >= static_cast<int>(Needed / 1e-3));
+  CHECK(FirstSplit <= static_cast<int>(Needed / 1e-3) + 200);
+}

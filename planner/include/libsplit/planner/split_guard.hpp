@@ -196,6 +196,16 @@ private:
   std::uint64_t LaunchesSinceProbe = 0;
   std::uint64_t NextProbeCheck = 0; // LaunchesSinceProbe at which a probe is considered
   double SecondsSinceProbe = 0.0;
+  // Launches since the last probe decided before any whole launch's time had come (an app that
+  // queues a second of launches ahead of its device): counted into SecondsSinceProbe at the
+  // first prediction, as launches of that cost, their work-items' mean.
+  unsigned UncountedLaunches = 0;
+  double UncountedWork = 0.0;
+  void restartProbeClock() {
+    SecondsSinceProbe = 0.0;
+    UncountedLaunches = 0;
+    UncountedWork = 0.0;
+  }
   unsigned UnmeasuredInRow = 0; // settled whole launches since the last one measured
   unsigned Unobserved = 0;      // measured launches issued whose times have not come yet
   unsigned WaitedForTimes = 0;  // decisions since Unobserved last rose from 0
