@@ -144,16 +144,18 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   ProbeSpend.reset();
   // Another kernel spread the data this one shares for its own probe: this one's split is
   // probed with it (joinProbe), its spread already paid.
-  if (JoinProbe && Planned.empty()) {
+  if (JoinProbe) {
     JoinProbe = false;
-    if (Stage == Phase::Settled && Current == Mode::Whole) {
+    if (Planned.empty() && Stage == Phase::Settled && Current == Mode::Whole) {
       if (const std::optional<double> Here = predict(Mode::Whole, Work))
         ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe, 0.0};
       LaunchesSinceProbe = 0;
       restartProbeClock();
       Planned = {Mode::Split};
-      return issue(Mode::Split, false, "probing with a kernel that spread the data they share",
-                   Work);
+      Decision D =
+          issue(Mode::Split, false, "probing with a kernel that spread the data they share", Work);
+      D.Joined = true;
+      return D;
     }
   }
   if (!Planned.empty()) {

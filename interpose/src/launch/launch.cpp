@@ -350,6 +350,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // needs no plan (the split devices' canRun, regions and proposal cost a short kernel more than
   // its run).
   const bool SharedCores = shareCores(L.Devices);
+  // Decided whole at the call, but queued behind another kernel's probe that has spread the data
+  // this launch shares since (joinsProbe), or behind launches after which its guard plans
+  // otherwise (a joined probe's repeat): decided again, now.
+  if (Request.Decided && Request.Decided->Launch.Run == planner::Mode::Whole && L.Guard &&
+      (joinsProbe(Q, K, Request) || !L.Guard->settledWhole(L.Work)))
+    Request.Decided.reset();
   if (L.Guard && (Request.Decided || SharedCores || !L.Guard->needsPrice())) {
     std::optional<planner::PricedBytes> Shared;
     if (SharedCores) {
@@ -410,8 +416,9 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     decideBeforeChunks(L, R, *Facts, *Shape, SeparateHardware);
     if (L.Plan && L.Plan->Launch.Run == planner::Mode::Whole)
       return L.guardedWhole(*L.Plan);
-    // A probe that spreads the data is a split of its own (planner::Decision::Spreads).
-    if (!L.Plan || !L.Plan->Spreads)
+    // A probe that spreads the data, or joins one that did, is a split of its own
+    // (planner::Decision::Spreads, Joined).
+    if (!L.Plan || !(L.Plan->Spreads || L.Plan->Joined))
       return runFirstInChunks(L, R, *Facts, *Shape, SeparateHardware);
   }
   return runBalancedSplit(L, R, *Facts, *Shape, Key, Names, Types, SeparateHardware);

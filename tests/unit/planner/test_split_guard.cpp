@@ -34,6 +34,7 @@ struct Run {
   std::vector<Mode> Modes;
   std::vector<bool> MeasuredAt;
   std::vector<bool> SpreadsAt; // the decision said its split spreads the data first
+  std::vector<bool> JoinedAt;  // ... that it joins another kernel's spread probe
 };
 
 Run run(SplitGuard &Guard, const Scenario &S, const std::vector<double> &Works) {
@@ -57,6 +58,7 @@ Run run(SplitGuard &Guard, const Scenario &S, const std::vector<double> &Works) 
     R.Modes.push_back(D.Launch.Run);
     R.MeasuredAt.push_back(D.Launch.Measured);
     R.SpreadsAt.push_back(D.Spreads);
+    R.JoinedAt.push_back(D.Joined);
   }
   return R;
 }
@@ -635,6 +637,7 @@ TEST_CASE("a kernel whose data another kernel's probe spread probes its split wi
   const Run After = run(Guard, S, repeated(1e8, 100));
   CHECK(After.Modes.front() == Mode::Split);
   CHECK_FALSE(After.SpreadsAt.front()); // its data is spread already
+  CHECK(After.JoinedAt.front());
   CHECK(After.Split >= 95);
 
   // Where the split measures dearer, one probe and its repeat, then whole again.

@@ -129,6 +129,9 @@ struct Decision {
   // in chunks, which a device joins only where its bytes would arrive in time (a grid's spread
   // never does within one short launch, and the probe would measure the app's device alone).
   bool Spreads = false;
+  // A probe joined to another kernel's spread probe (joinProbe): also a split of its own, so that
+  // its cut keeps to where that probe left the data.
+  bool Joined = false;
 };
 
 class SplitGuard {
