@@ -46,8 +46,12 @@ bool joinsProbe(Queue &Q, Kernel &K, const LaunchRequest &Request) {
   for (const KernelArg &A : Request.Args)
     if (A.What == KernelArg::Kind::Buffer && A.Mem && A.Mem->spreadProbe() > *Seen) {
       Guard->joinProbe();
+      S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": joins spread probe ",
+                  A.Mem->spreadProbe(), " (of its buffers)");
       return true;
     }
+  S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": spread probes ", *Seen, " to ",
+              Probes, " spread none of its buffers");
   return false;
 }
 
@@ -280,6 +284,8 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
     const std::uint64_t Probe = S.Planner.noteSpreadProbe();
     for (const auto &[Root, P] : Plans)
       Root->setSpreadProbe(Probe);
+    S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": spread probe ", Probe,
+                " over ", Plans.size(), " buffers");
     if (L.Guard)
       L.Guard->catchUpSpreadProbes(Probe);
   }
@@ -354,8 +360,11 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // this launch shares since (joinsProbe), or behind launches after which its guard plans
   // otherwise (a joined probe's repeat): decided again, now.
   if (Request.Decided && Request.Decided->Launch.Run == planner::Mode::Whole && L.Guard &&
-      (joinsProbe(Q, K, Request) || !L.Guard->settledWhole(L.Work)))
+      (joinsProbe(Q, K, Request) || !L.Guard->settledWhole(L.Work))) {
+    S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(),
+                ": decided whole at the call, decided again");
     Request.Decided.reset();
+  }
   if (L.Guard && (Request.Decided || SharedCores || !L.Guard->needsPrice())) {
     std::optional<planner::PricedBytes> Shared;
     if (SharedCores) {
