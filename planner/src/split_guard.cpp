@@ -90,7 +90,7 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
     WaitedForTimes = 0;
   // A whole launch decided before any time came: counted once one has (its cost was real).
   if (M == Mode::Whole && Stage == Phase::Settled) {
-    if (!D.PredictedWhole) {
+    if (!D.PredictedWhole && !D.Launch.Measured) { // a measured one counts its time once come
       ++UncountedLaunches;
       UncountedWork += Work;
     } else if (UncountedLaunches > 0) {
@@ -146,7 +146,9 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   // probed with it (joinProbe), its spread already paid.
   if (JoinProbe) {
     JoinProbe = false;
-    if (Planned.empty() && Stage == Phase::Settled && Current == Mode::Whole) {
+    // Once: a split measured already has its own models and probes.
+    const bool SplitNeverRan = !Warm[0].samples() && !Cold[0].samples();
+    if (Planned.empty() && Stage == Phase::Settled && Current == Mode::Whole && SplitNeverRan) {
       if (const std::optional<double> Here = predict(Mode::Whole, Work))
         ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe, 0.0};
       LaunchesSinceProbe = 0;

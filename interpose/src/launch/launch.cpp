@@ -279,13 +279,23 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
   }
 
   noteSplitEdges(Plans, Slices.size(), &K);
-  // A probe that spreads its data: the kernels sharing its buffers probe with it (joinsProbe).
+  // A probe that spreads its data: the kernels sharing the buffers it spreads probe with it
+  // (joinsProbe). The buffers are marked before the count says so: a kernel that sees the count
+  // finds them marked.
   if (L.Plan && L.Plan->Spreads) {
-    const std::uint64_t Probe = S.Planner.noteSpreadProbe();
+    const std::uint64_t Probe = S.Planner.spreadProbes() + 1;
+    std::size_t Spread = 0;
     for (const auto &[Root, P] : Plans)
-      Root->setSpreadProbe(Probe);
+      for (size_t I = 0; I < Slices.size(); ++I)
+        if (Slices[I].Device != &Q.exec() &&
+            !Root->missingOn(Slices[I].Device->Index, P.Need[I]).empty()) {
+          Root->setSpreadProbe(Probe);
+          ++Spread;
+          break;
+        }
+    S.Planner.noteSpreadProbe();
     S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": spread probe ", Probe,
-                " over ", Plans.size(), " buffers");
+                " over ", Spread, " of its ", Plans.size(), " buffers");
     if (L.Guard)
       L.Guard->catchUpSpreadProbes(Probe);
   }
@@ -356,15 +366,6 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // needs no plan (the split devices' canRun, regions and proposal cost a short kernel more than
   // its run).
   const bool SharedCores = shareCores(L.Devices);
-  // Decided whole at the call, but queued behind another kernel's probe that has spread the data
-  // this launch shares since (joinsProbe), or behind launches after which its guard plans
-  // otherwise (a joined probe's repeat): decided again, now.
-  if (Request.Decided && Request.Decided->Launch.Run == planner::Mode::Whole && L.Guard &&
-      (joinsProbe(Q, K, Request) || !L.Guard->settledWhole(L.Work))) {
-    S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(),
-                ": decided whole at the call, decided again");
-    Request.Decided.reset();
-  }
   if (L.Guard && (Request.Decided || SharedCores || !L.Guard->needsPrice())) {
     std::optional<planner::PricedBytes> Shared;
     if (SharedCores) {

@@ -143,8 +143,9 @@ public:
   // Mode of the next launch of Work work-items. Bytes is required when needsPrice().
   Decision decide(double Work, const std::optional<PricedBytes> &Bytes);
   // Another kernel sharing this one's buffers has just spread them for a probe of its split
-  // (Decision::Spreads): where this kernel runs whole, settled, its next launch probes its split
-  // too, with no spread of its own to pay (the data lies as a split needs it). Alone, the first
+  // (Decision::Spreads): where this kernel runs whole, settled, and its split never ran, its next
+  // decision probes its split too, with no spread of its own to pay (the data lies as a split
+  // needs it). Alone, the first
   // kernel's warm repeat would find its data gathered back by this one's whole launches (a
   // two-kernel stencil step: each kernel's split then moves half the grid every launch).
   void joinProbe();
