@@ -296,6 +296,14 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
 
 void SplitGuard::joinProbe() { JoinProbe = true; }
 
+void SplitGuard::withdrawWhole(const Decision &D) {
+  if (D.Launch.Run != Mode::Whole || !D.Settled || D.Launch.Measured)
+    return;
+  LaunchesSinceProbe -= LaunchesSinceProbe > 0;
+  if (D.PredictedWhole)
+    SecondsSinceProbe = std::max(SecondsSinceProbe - *D.PredictedWhole, 0.0);
+}
+
 bool SplitGuard::settledWhole(double Work) const {
   return Stage == Phase::Settled && Planned.empty() && Current == Mode::Whole && !needsPrice() &&
          !JoinProbe && LaunchesSinceProbe + 1 <= NextProbeCheck &&

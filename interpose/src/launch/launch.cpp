@@ -366,6 +366,21 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // needs no plan (the split devices' canRun, regions and proposal cost a short kernel more than
   // its run).
   const bool SharedCores = shareCores(L.Devices);
+  // Decided whole at the app's call (settled, unmeasured), but run by the queue's executor after
+  // another kernel's probe spread data this launch shares (joinsProbe), or after launches since
+  // which its guard plans otherwise (a joined probe's repeat, a split chosen): an app that
+  // queues a second ahead had decided hundreds of launches before the probe ran. Decided again
+  // now, the first decision taken back. Not on an app thread: a launch admitted there as a
+  // whole one must stay whole (queue.cpp).
+  if (Q.onExecutor() && !SharedCores && L.Guard && Request.Decided &&
+      Request.Decided->Launch.Run == planner::Mode::Whole && Request.Decided->Settled &&
+      !Request.Decided->Launch.Measured &&
+      (joinsProbe(Q, K, Request) || !L.Guard->settledWhole(L.Work))) {
+    S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(),
+                ": decided whole at the call, decided again as it runs");
+    L.Guard->withdrawWhole(*Request.Decided);
+    Request.Decided.reset();
+  }
   if (L.Guard && (Request.Decided || SharedCores || !L.Guard->needsPrice())) {
     std::optional<planner::PricedBytes> Shared;
     if (SharedCores) {

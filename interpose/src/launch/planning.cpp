@@ -56,6 +56,12 @@ void GuardSlot::joinProbe() {
     Guard.joinProbe();
 }
 
+void GuardSlot::withdrawWhole(const planner::Decision &D) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!Alternate)
+    Guard.withdrawWhole(D);
+}
+
 std::optional<planner::GuardRecord> GuardSlot::record() {
   std::lock_guard<std::mutex> Lock(Mutex);
   return Alternate ? std::nullopt : Guard.record();

@@ -31,6 +31,7 @@ public:
   void observeInferredWhole(double Work, double Seconds);
   bool settledWhole(double Work);
   planner::Decision decideWhole(double Work);
+  void withdrawWhole(const planner::Decision &D);
   std::optional<planner::GuardRecord> record();
   void seed(const planner::GuardRecord &Record);
   // The spread probes (LaunchPlanner::spreadProbes) this kernel has looked at: the count it had

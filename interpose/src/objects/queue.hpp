@@ -88,6 +88,8 @@ public:
   void hurry();
   // Whether a body may return FinishesLater: an in-order queue.
   bool canFinishLater() const { return !State->OutOfOrder; }
+  // Whether the caller is this queue's executor (not an app thread running a command itself).
+  bool onExecutor() const { return Thread.get_id() == std::this_thread::get_id(); }
   // Called by a body on the executor thread, which then returns FinishesLater: Finish waits for
   // the work it started (the device commands Running, still alive until Finish has run) and
   // returns CL_SUCCESS or the error its event ends with. InOrder, when given: every one of

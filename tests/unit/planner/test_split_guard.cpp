@@ -678,3 +678,36 @@ TEST_CASE("launches decided before any time came count toward the spread's budge
   CHECK(FirstSplit >= static_cast<int>(Needed / 1e-3));
   CHECK(FirstSplit <= static_cast<int>(Needed / 1e-3) + 200);
 }
+
+TEST_CASE("a whole decision taken back leaves the probe clock as it was", "[planner][guard]") {
+  // The runtime decides a launch at the app's call and, where the guard plans otherwise by the
+  // time it runs, takes that decision back and decides again: the spread probe of the grid
+  // stencil comes at the same launch as where each launch was decided once.
+  auto firstSplit = [](bool Twice) {
+    SplitGuard Guard;
+    const PricedBytes Grid{GridBytes, 0.0, 0.5};
+    for (int I = 0; I < 8000; ++I) {
+      std::optional<Decision> AtCall;
+      if (Twice && Guard.settledWhole(1e8)) {
+        AtCall = Guard.decideWhole(1e8);
+        if (!AtCall->Launch.Measured) { // only those are decided again
+          Guard.withdrawWhole(*AtCall);
+          AtCall.reset();
+        }
+      }
+      const Decision D =
+          AtCall ? *AtCall
+          : Guard.settledWhole(1e8)
+              ? Guard.decideWhole(1e8)
+              : Guard.decide(1e8, Guard.needsPrice() ? std::optional(Grid) : std::nullopt);
+      if (D.Launch.Run == Mode::Split)
+        return I;
+      if (D.Launch.Measured)
+        Guard.observe(D.Launch, 1e8, 1e-3);
+    }
+    return -1;
+  };
+  const int Once = firstSplit(false);
+  REQUIRE(Once > 0);
+  CHECK(firstSplit(true) == Once);
+}

@@ -156,6 +156,9 @@ public:
   bool settledWhole(double Work) const;
   // A settled whole launch, decided by settledWhole's answer.
   Decision decideWhole(double Work);
+  // Takes back such a launch's decision, not run that way (the caller decides it again): the
+  // probe clock forgets it.
+  void withdrawWhole(const Decision &D);
   // What a decided launch cost, host preparation to its end (seconds). Required for tickets
   // Measured; for the others it only refines the model.
   void observe(const Ticket &Launch, double Work, double Seconds);
