@@ -64,6 +64,7 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   // settled, are waited for: the next split or the comparison needs their times.
   D.Settled = Settled || (M == Mode::Whole && Stage != Phase::Settled);
   D.Why = Why;
+  D.Period = Period;
   D.PredictedSplit = predictions(Work).Split;
   D.PredictedWhole = predictions(Work).Whole;
   // A settled whole launch between samples: counted at its predicted cost. Splits are always
@@ -296,12 +297,27 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
 
 void SplitGuard::joinProbe() { JoinProbe = true; }
 
-void SplitGuard::withdrawWhole(const Decision &D) {
-  if (D.Launch.Run != Mode::Whole || !D.Settled || D.Launch.Measured)
+void SplitGuard::withdrawWhole(const Decision &D, double Work) {
+  if (D.Launch.Run != Mode::Whole || !D.Settled || D.Launch.Measured || D.Period != Period)
     return;
   LaunchesSinceProbe -= LaunchesSinceProbe > 0;
-  if (D.PredictedWhole)
+  // While a sample's time is awaited, each decision counts toward giving up on it (issue): this
+  // one no more (the wait was likely the same when it was decided).
+  if (Unobserved > 0)
+    WaitedForTimes -= WaitedForTimes > 0;
+  else if (D.PredictedWhole) // nor toward the next sample
+    UnmeasuredInRow -= UnmeasuredInRow > 0;
+  if (D.PredictedWhole) {
     SecondsSinceProbe = std::max(SecondsSinceProbe - *D.PredictedWhole, 0.0);
+  } else if (UncountedLaunches > 0) {
+    --UncountedLaunches;
+    UncountedWork = std::max(UncountedWork - Work, 0.0);
+  }
+}
+
+bool SplitGuard::plansSplit() const {
+  return JoinProbe || Current == Mode::Split ||
+         std::find(Planned.begin(), Planned.end(), Mode::Split) != Planned.end();
 }
 
 bool SplitGuard::settledWhole(double Work) const {

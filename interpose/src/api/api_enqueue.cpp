@@ -917,8 +917,10 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   }
   LIBSPLIT_CHECK(!View.ArgsAlive, CL_INVALID_MEM_OBJECT);
   Q->context().absorbHostChanges(R.Args);
-  if (joinsProbe(*Q, *K, R) && Repeats)
+  if (joinsProbe(*Q, *K, R) && Repeats) {
+    withdrawDecision(*Q, *K, R);
     R.Decided = decideAtCall(*Q, *K, R);
+  }
   // Decided whole and settled, the launch leaves its kernel running whatever the last one did.
   if (!Repeats) {
     Q->context().noteLaunch(false);

@@ -55,6 +55,11 @@ bool joinsProbe(Queue &Q, Kernel &K, const LaunchRequest &Request) {
   return false;
 }
 
+void withdrawDecision(Queue &Q, Kernel &K, const LaunchRequest &Request) {
+  if (Request.Decided && Q.context().launchServices().Planner.guarding())
+    K.splitGuard(Q.exec().Index)->withdrawWhole(*Request.Decided, workItems(Request));
+}
+
 std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request) {
   LaunchServices &S = Q.context().launchServices();
   const std::vector<ExecDevice *> &Devices = Q.context().splitDevices();
@@ -374,11 +379,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   // whole one must stay whole (queue.cpp).
   if (Q.onExecutor() && !SharedCores && L.Guard && Request.Decided &&
       Request.Decided->Launch.Run == planner::Mode::Whole && Request.Decided->Settled &&
-      !Request.Decided->Launch.Measured &&
-      (joinsProbe(Q, K, Request) || !L.Guard->settledWhole(L.Work))) {
+      !Request.Decided->Launch.Measured && (joinsProbe(Q, K, Request) || L.Guard->plansSplit())) {
     S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(),
                 ": decided whole at the call, decided again as it runs");
-    L.Guard->withdrawWhole(*Request.Decided);
+    L.Guard->withdrawWhole(*Request.Decided, L.Work);
     Request.Decided.reset();
   }
   if (L.Guard && (Request.Decided || SharedCores || !L.Guard->needsPrice())) {

@@ -44,6 +44,9 @@ std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchR
 // since its kernel last looked: its guard then probes its split at this launch (joinProbe), and
 // a decision made at the call without the launch's arguments (a repeat's) is made again.
 bool joinsProbe(Queue &Q, Kernel &K, const LaunchRequest &Request);
+// Takes the launch's decision at the call back from its guard (a settled whole one), before it
+// is decided again.
+void withdrawDecision(Queue &Q, Kernel &K, const LaunchRequest &Request);
 
 // Loads the planner's warm start (LIBSPLIT_TUNING), once, for the split devices Devices (their
 // names make the tuning's device signature): at a context's creation or its first guarded launch.

@@ -56,10 +56,15 @@ void GuardSlot::joinProbe() {
     Guard.joinProbe();
 }
 
-void GuardSlot::withdrawWhole(const planner::Decision &D) {
+void GuardSlot::withdrawWhole(const planner::Decision &D, double Work) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!Alternate)
-    Guard.withdrawWhole(D);
+    Guard.withdrawWhole(D, Work);
+}
+
+bool GuardSlot::plansSplit() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return !Alternate && Guard.plansSplit();
 }
 
 std::optional<planner::GuardRecord> GuardSlot::record() {

@@ -31,7 +31,8 @@ public:
   void observeInferredWhole(double Work, double Seconds);
   bool settledWhole(double Work);
   planner::Decision decideWhole(double Work);
-  void withdrawWhole(const planner::Decision &D);
+  void withdrawWhole(const planner::Decision &D, double Work);
+  bool plansSplit();
   std::optional<planner::GuardRecord> record();
   void seed(const planner::GuardRecord &Record);
   // The spread probes (LaunchPlanner::spreadProbes) this kernel has looked at: the count it had

@@ -683,15 +683,20 @@ TEST_CASE("a whole decision taken back leaves the probe clock as it was", "[plan
   // The runtime decides a launch at the app's call and, where the guard plans otherwise by the
   // time it runs, takes that decision back and decides again: the spread probe of the grid
   // stencil comes at the same launch as where each launch was decided once.
-  auto firstSplit = [](bool Twice) {
+  auto firstSplit = [](bool Twice, int Lag) {
     SplitGuard Guard;
     const PricedBytes Grid{GridBytes, 0.0, 0.5};
+    std::deque<std::pair<Ticket, int>> Pending; // measured launches, their times Lag later
     for (int I = 0; I < 8000; ++I) {
+      while (!Pending.empty() && Pending.front().second <= I) {
+        Guard.observe(Pending.front().first, 1e8, 1e-3);
+        Pending.pop_front();
+      }
       std::optional<Decision> AtCall;
       if (Twice && Guard.settledWhole(1e8)) {
         AtCall = Guard.decideWhole(1e8);
         if (!AtCall->Launch.Measured) { // only those are decided again
-          Guard.withdrawWhole(*AtCall);
+          Guard.withdrawWhole(*AtCall, 1e8);
           AtCall.reset();
         }
       }
@@ -703,11 +708,29 @@ TEST_CASE("a whole decision taken back leaves the probe clock as it was", "[plan
       if (D.Launch.Run == Mode::Split)
         return I;
       if (D.Launch.Measured)
-        Guard.observe(D.Launch, 1e8, 1e-3);
+        Pending.emplace_back(D.Launch, I + Lag);
     }
     return -1;
   };
-  const int Once = firstSplit(false);
-  REQUIRE(Once > 0);
-  CHECK(firstSplit(true) == Once);
+  // Times at once, and a thousand launches late (the launches decided before any time came
+  // count once it has: taken back, they count once too).
+  for (const int Lag : {0, 1000}) {
+    const int Once = firstSplit(false, Lag);
+    REQUIRE(Once > 0);
+    CHECK(firstSplit(true, Lag) == Once);
+  }
+}
+
+TEST_CASE("a guard says when it plans a split that launches decided whole before may not know",
+          "[planner][guard]") {
+  Scenario S;
+  S.FirstBytes = PricedBytes{GridBytes, 0.0, 0.5};
+  S.Cost = [](Mode M, bool, double) { return M == Mode::Split ? 0.5e-3 : 0.88e-3; };
+  SplitGuard Guard;
+  run(Guard, S, repeated(1e8, 100));
+  CHECK_FALSE(Guard.plansSplit()); // settled whole
+  Guard.joinProbe();
+  CHECK(Guard.plansSplit()); // its next decision probes the split
+  run(Guard, S, repeated(1e8, 10));
+  CHECK(Guard.plansSplit()); // the split measured cheaper: it runs split
 }

@@ -132,6 +132,9 @@ struct Decision {
   // A probe joined to another kernel's spread probe (joinProbe): also a split of its own, so that
   // its cut keeps to where that probe left the data.
   bool Joined = false;
+  // The probe period it was decided in (withdrawWhole takes back only a decision of the current
+  // one).
+  std::uint64_t Period = 0;
 };
 
 class SplitGuard {
@@ -156,9 +159,12 @@ public:
   bool settledWhole(double Work) const;
   // A settled whole launch, decided by settledWhole's answer.
   Decision decideWhole(double Work);
-  // Takes back such a launch's decision, not run that way (the caller decides it again): the
-  // probe clock forgets it.
-  void withdrawWhole(const Decision &D);
+  // Takes back such a launch's decision (of Work work-items), not run that way: the caller
+  // decides it again. The probe clock and the sampling cadence forget it.
+  void withdrawWhole(const Decision &D, double Work);
+  // Whether the guard now plans a split for its next launches, or a probe joined to another
+  // kernel's (a launch decided whole before then is worth deciding again).
+  bool plansSplit() const;
   // What a decided launch cost, host preparation to its end (seconds). Required for tickets
   // Measured; for the others it only refines the model.
   void observe(const Ticket &Launch, double Work, double Seconds);
@@ -208,7 +214,9 @@ private:
   // first prediction, as launches of that cost, their work-items' mean.
   unsigned UncountedLaunches = 0;
   double UncountedWork = 0.0;
+  std::uint64_t Period = 0; // probe periods begun (restartProbeClock)
   void restartProbeClock() {
+    ++Period;
     SecondsSinceProbe = 0.0;
     UncountedLaunches = 0;
     UncountedWork = 0.0;
