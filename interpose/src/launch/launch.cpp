@@ -140,6 +140,29 @@ cl_int runTooSmall(LaunchScope &L, LaunchRequest &R, const CompiledKernel &Facts
   return L.unsplit(Why, Movable);
 }
 
+// A probe that spreads its data (planner::Decision::Spreads): the buffers a device of it lacks
+// are marked, so that the kernels sharing them probe with it (joinsProbe). They are marked
+// before the count says so: a kernel that sees the count finds them marked.
+void markSpreadProbe(LaunchScope &L, const std::map<Buffer *, BufferPlan> &Plans,
+                     const std::vector<Slice> &Slices) {
+  LaunchPlanner &Planner = L.S.Planner;
+  const std::uint64_t Probe = Planner.spreadProbes() + 1;
+  std::size_t Spread = 0;
+  for (const auto &[Root, P] : Plans)
+    for (size_t I = 0; I < Slices.size(); ++I)
+      if (Slices[I].Device != &L.Q.exec() &&
+          !Root->missingOn(Slices[I].Device->Index, P.Need[I]).empty()) {
+        Root->setSpreadProbe(Probe);
+        ++Spread;
+        break;
+      }
+  Planner.noteSpreadProbe();
+  L.S.Log.debug(config::DebugCategory::Split, "kernel ", L.K.name(), ": spread probe ", Probe,
+                " over ", Spread, " of its ", Plans.size(), " buffers");
+  if (L.Guard)
+    L.Guard->catchUpSpreadProbes(Probe);
+}
+
 // The guard's decision for a launch that would run in chunks, where it has not decided yet,
 // priced as an equal split would be.
 void decideBeforeChunks(LaunchScope &L, const LaunchRequest &R, const CompiledKernel &Facts,
@@ -284,26 +307,8 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
   }
 
   noteSplitEdges(Plans, Slices.size(), &K);
-  // A probe that spreads its data: the kernels sharing the buffers it spreads probe with it
-  // (joinsProbe). The buffers are marked before the count says so: a kernel that sees the count
-  // finds them marked.
-  if (L.Plan && L.Plan->Spreads) {
-    const std::uint64_t Probe = S.Planner.spreadProbes() + 1;
-    std::size_t Spread = 0;
-    for (const auto &[Root, P] : Plans)
-      for (size_t I = 0; I < Slices.size(); ++I)
-        if (Slices[I].Device != &Q.exec() &&
-            !Root->missingOn(Slices[I].Device->Index, P.Need[I]).empty()) {
-          Root->setSpreadProbe(Probe);
-          ++Spread;
-          break;
-        }
-    S.Planner.noteSpreadProbe();
-    S.Log.debug(config::DebugCategory::Split, "kernel ", K.name(), ": spread probe ", Probe,
-                " over ", Spread, " of its ", Plans.size(), " buffers");
-    if (L.Guard)
-      L.Guard->catchUpSpreadProbes(Probe);
-  }
+  if (L.Plan && L.Plan->Spreads)
+    markSpreadProbe(L, Plans, Slices);
   Planning.reset();
   SplitLaunch Split;
   plannedLaunch(Split, Q, K, R, Facts, Dim, Groups, L.Fail, recordOf(K, L.Request));
@@ -373,7 +378,7 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   const bool SharedCores = shareCores(L.Devices);
   // Decided whole at the app's call (settled, unmeasured), but run by the queue's executor after
   // another kernel's probe spread data this launch shares (joinsProbe), or after launches since
-  // which its guard plans otherwise (a joined probe's repeat, a split chosen): an app that
+  // which its guard plans a split (a joined probe, its repeat, a split chosen): an app that
   // queues a second ahead had decided hundreds of launches before the probe ran. Decided again
   // now, the first decision taken back. Not on an app thread: a launch admitted there as a
   // whole one must stay whole (queue.cpp).

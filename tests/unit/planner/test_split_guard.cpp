@@ -650,29 +650,50 @@ TEST_CASE("a kernel whose data another kernel's probe spread probes its split wi
   CHECK(Back.Modes.back() == Mode::Whole);
 }
 
-TEST_CASE("launches decided before any time came count toward the spread's budget",
-          "[planner][guard]") {
-  // The grid-spread stencil above, from an app that queues a second of launches ahead of its
-  // device: each whole launch's time comes a thousand launches after its decision. Those first
-  // thousand launches ran; the spread's budget counts them once a time has come.
+namespace {
+
+// The grid-spread stencil above, decided as the runtime does (settledWhole, decideWhole, the
+// bytes only when the guard asks), each measured whole launch's time coming Lag launches after
+// its decision. Twice: each settled whole launch is decided at the app's call, taken back
+// (withdrawWhole) and decided again as it runs, where unmeasured. The launch of the first split.
+int firstGridSplit(bool Twice, int Lag) {
   SplitGuard Guard;
   const PricedBytes Grid{GridBytes, 0.0, 0.5};
-  std::deque<std::pair<Ticket, int>> Pending;
-  int FirstSplit = -1;
-  for (int I = 0; I < 8000 && FirstSplit < 0; ++I) {
+  std::deque<std::pair<Ticket, int>> Pending; // measured launches, their times Lag later
+  for (int I = 0; I < 8000; ++I) {
     while (!Pending.empty() && Pending.front().second <= I) {
       Guard.observe(Pending.front().first, 1e8, 1e-3);
       Pending.pop_front();
     }
+    std::optional<Decision> AtCall;
+    if (Twice && Guard.settledWhole(1e8)) {
+      AtCall = Guard.decideWhole(1e8);
+      if (!AtCall->Launch.Measured) { // only those are decided again
+        Guard.withdrawWhole(*AtCall, 1e8);
+        AtCall.reset();
+      }
+    }
     const Decision D =
-        Guard.settledWhole(1e8)
+        AtCall ? *AtCall
+        : Guard.settledWhole(1e8)
             ? Guard.decideWhole(1e8)
             : Guard.decide(1e8, Guard.needsPrice() ? std::optional(Grid) : std::nullopt);
     if (D.Launch.Run == Mode::Split)
-      FirstSplit = I;
-    else if (D.Launch.Measured)
-      Pending.emplace_back(D.Launch, I + 1000);
+      return I;
+    if (D.Launch.Measured)
+      Pending.emplace_back(D.Launch, I + Lag);
   }
+  return -1;
+}
+
+} // namespace
+
+TEST_CASE("launches decided before any time came count toward the spread's budget",
+          "[planner][guard]") {
+  // From an app that queues a second of launches ahead of its device: each whole launch's time
+  // comes a thousand launches after its decision. Those first thousand launches ran; the
+  // spread's budget counts them once a time has come.
+  const int FirstSplit = firstGridSplit(false, 1000);
   const double Needed = 2.0 * GridSpread / GuardSettings().SpreadBudget; // seconds of launches
   REQUIRE(FirstSplit > 0);
   CHECK(FirstSplit >= static_cast<int>(Needed / 1e-3));
@@ -680,44 +701,15 @@ TEST_CASE("launches decided before any time came count toward the spread's budge
 }
 
 TEST_CASE("a whole decision taken back leaves the probe clock as it was", "[planner][guard]") {
-  // The runtime decides a launch at the app's call and, where the guard plans otherwise by the
+  // The runtime decides a launch at the app's call and, where the guard plans a split by the
   // time it runs, takes that decision back and decides again: the spread probe of the grid
-  // stencil comes at the same launch as where each launch was decided once.
-  auto firstSplit = [](bool Twice, int Lag) {
-    SplitGuard Guard;
-    const PricedBytes Grid{GridBytes, 0.0, 0.5};
-    std::deque<std::pair<Ticket, int>> Pending; // measured launches, their times Lag later
-    for (int I = 0; I < 8000; ++I) {
-      while (!Pending.empty() && Pending.front().second <= I) {
-        Guard.observe(Pending.front().first, 1e8, 1e-3);
-        Pending.pop_front();
-      }
-      std::optional<Decision> AtCall;
-      if (Twice && Guard.settledWhole(1e8)) {
-        AtCall = Guard.decideWhole(1e8);
-        if (!AtCall->Launch.Measured) { // only those are decided again
-          Guard.withdrawWhole(*AtCall, 1e8);
-          AtCall.reset();
-        }
-      }
-      const Decision D =
-          AtCall ? *AtCall
-          : Guard.settledWhole(1e8)
-              ? Guard.decideWhole(1e8)
-              : Guard.decide(1e8, Guard.needsPrice() ? std::optional(Grid) : std::nullopt);
-      if (D.Launch.Run == Mode::Split)
-        return I;
-      if (D.Launch.Measured)
-        Pending.emplace_back(D.Launch, I + Lag);
-    }
-    return -1;
-  };
-  // Times at once, and a thousand launches late (the launches decided before any time came
-  // count once it has: taken back, they count once too).
+  // stencil comes at the same launch as where each launch was decided once, with times at once
+  // and a thousand launches late (launches decided before any time came count once it has:
+  // taken back, they count once too).
   for (const int Lag : {0, 1000}) {
-    const int Once = firstSplit(false, Lag);
+    const int Once = firstGridSplit(false, Lag);
     REQUIRE(Once > 0);
-    CHECK(firstSplit(true, Lag) == Once);
+    CHECK(firstGridSplit(true, Lag) == Once);
   }
 }
 
