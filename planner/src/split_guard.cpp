@@ -58,6 +58,8 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   D.Launch.Run = M;
   D.Launch.Cold = Decided == 0 || M != LastIssued;
   D.Launch.First = Decided == 0;
+  D.Launch.Settling = SettleNext && M == Mode::Split && !D.Launch.Cold;
+  SettleNext = false;
   // A whole launch before the guard settles is not waited for either: the next decisions take
   // its time once it came (until then the guard keeps to running whole, and probes nothing), so
   // a short app's first launches queue behind each other as natively. Splits, and probes once
@@ -154,10 +156,13 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
         ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe, 0.0};
       LaunchesSinceProbe = 0;
       restartProbeClock();
-      Planned = {Mode::Split};
+      // Its data just spread: the launch after the probe still pays first uses (Settling), the
+      // one after that measures the split warm.
+      Planned = {Mode::Split, Mode::Split};
       Decision D =
           issue(Mode::Split, false, "probing with a kernel that spread the data they share", Work);
       D.Joined = true;
+      SettleNext = true;
       return D;
     }
   }
@@ -267,6 +272,11 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       Planned = {Other};
       Decision D = issue(Other, false, "probing the other way", Work);
       D.Spreads = Spread > 0.0;
+      // As a joined probe: one more launch before the warm one.
+      if (D.Spreads) {
+        Planned.push_back(Other);
+        SettleNext = true;
+      }
       return D;
     }
     // Not within the budget yet, or a time not come yet: asked again after a doubled interval
@@ -352,7 +362,7 @@ void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {
       Best = Best ? std::min(*Best, *P) : *P;
   if (Best && predict(Mode::Split, Work) && predict(Mode::Whole, Work))
     Regret += std::max(Seconds - *Best, 0.0);
-  (Launch.Cold ? Cold : Warm)[indexOf(Launch.Run)].observe(Work, Seconds);
+  (Launch.Cold || Launch.Settling ? Cold : Warm)[indexOf(Launch.Run)].observe(Work, Seconds);
   if (Launch.Cold && !Launch.First)
     Switched[indexOf(Launch.Run)].observe(Work, Seconds);
   Predicted.reset();

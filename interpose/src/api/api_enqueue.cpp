@@ -926,12 +926,21 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     Q->context().noteLaunch(false);
     R.Decided = decideAtCall(*Q, *K, R);
   }
-  const bool WholeSettled =
+  bool WholeSettled =
       R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
   if (NumWait == 0) {
     cl_int Direct = CL_SUCCESS;
     if (launchDirect(*Q, *K, R, Direct))
       return noteQueued(Direct);
+    // launchDirect waited a little for the launches queued before it: another kernel's probe
+    // among them may have spread buffers this one names since it was decided. Queued whole, it
+    // would gather them back between that probe and its warm repeat.
+    if (WholeSettled && joinsProbe(*Q, *K, R)) {
+      withdrawDecision(*Q, *K, R);
+      R.Decided = decideAtCall(*Q, *K, R);
+      WholeSettled =
+          R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
+    }
   }
   // The command keeps the kernel and the queue alive until it ran.
   auto Keep = K->shared_from_this();

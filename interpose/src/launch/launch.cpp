@@ -389,6 +389,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
                 ": decided whole at the call, decided again as it runs");
     L.Guard->withdrawWhole(*Request.Decided, L.Work);
     Request.Decided.reset();
+  } else if (!SharedCores && L.Guard && !Request.Decided) {
+    // Priced here, not at the call: a probe that spread this launch's buffers since the call
+    // (queued before it) is joined now; at the call it had not been planned yet.
+    joinsProbe(Q, K, Request);
   }
   if (L.Guard && (Request.Decided || SharedCores || !L.Guard->needsPrice())) {
     std::optional<planner::PricedBytes> Shared;

@@ -108,6 +108,10 @@ struct Ticket {
   bool Cold = false;    // the first launch this way since the other way ran (or ever)
   bool Measured = true; // false: need not be observed (counted at its predicted cost)
   bool First = false;   // the kernel's first launch (its one-time costs: a build, a first upload)
+  // The split's second launch after its data was spread for it (a spread or joined probe): still
+  // paying first uses (a stencil's first halo through host memory took milliseconds), so
+  // counted with the cold launches, not as a warm one nor as switching's cost.
+  bool Settling = false;
 };
 
 // What a run learnt of a kernel, for the next run (warm start): the way it settled on and each
@@ -242,8 +246,9 @@ private:
     bool Shared = false;
   };
   std::optional<Price> Priced;
-  bool ProbeDue = false;  // the next settled launch may probe: price it
-  bool JoinProbe = false; // joinProbe: the next launch probes the split
+  bool ProbeDue = false;   // the next settled launch may probe: price it
+  bool JoinProbe = false;  // joinProbe: the next launch probes the split
+  bool SettleNext = false; // the next split launch is a spread probe's Settling one
   // While a probe's first launch runs: its work-items, the current way's time for them, and
   // what the probe budget allowed it to lose.
   struct Spend {
