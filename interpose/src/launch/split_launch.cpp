@@ -5,6 +5,8 @@
 #include "merge.hpp"
 #include "queue.hpp"
 
+#include "libsplit/planner/pipelined_cost.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <deque>
@@ -429,7 +431,7 @@ cl_int runSplit(SplitLaunch &L) {
     report(secondsSince(LaunchStart), {});
     return CL_SUCCESS;
   }
-  std::vector<const ExecDevice *> Devices;
+  std::vector<ExecDevice *> Devices;
   for (const Slice &S : Slices)
     Devices.push_back(S.Device);
   // The arguments stay alive until the kernels have run, whatever the app releases meanwhile.
@@ -447,20 +449,30 @@ cl_int runSplit(SplitLaunch &L) {
         for (size_t I = 0; I < Parts.size(); ++I) {
           if (Parts[I].empty())
             continue;
+          RealTimes First, Last;
           for (const SlicePart &Part : Parts[I]) {
             double Seconds = 0.0;
             const cl_int Error =
-                awaitPipelined(*Devices[I], Part.Done, Part.Enqueued, Name, Seconds, Called);
+                awaitPipelined(*Devices[I], Part.Done, Part.Enqueued, Name, Seconds, Called, &Last);
+            if (&Part == &Parts[I].front())
+              First = Last;
             Kernels[I] += Seconds;
             if (Result == CL_SUCCESS)
               Result = Error;
           }
-          // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
-          // before it on the device, which is not its own cost.
-          Makespan = std::max(
-              Makespan,
-              std::chrono::duration<double>(Parts[I].front().Enqueued - LaunchStart).count() +
-                  Kernels[I]);
+          // A pipelined launch waits behind the one before it, on its devices and for its halos'
+          // sources: not its own cost (pipelined_cost.hpp).
+          planner::PipelinedSlice Cost;
+          Cost.HostBefore =
+              std::chrono::duration<double>(Parts[I].front().Enqueued - LaunchStart).count();
+          Cost.Kernels = Kernels[I];
+          if (First.Queued != 0 && Last.End != 0) {
+            Cost.LaunchBegan = static_cast<double>(First.Queued) * 1e-9 - Cost.HostBefore;
+            Cost.End = static_cast<double>(Last.End) * 1e-9;
+            if (const cl_ulong Before = Devices[I]->LastSplitEndNs.exchange(Last.End))
+              Cost.PreviousEnd = static_cast<double>(Before) * 1e-9;
+          }
+          Makespan = std::max(Makespan, planner::pipelinedSliceSeconds(Cost));
         }
         if (Result != CL_SUCCESS)
           return Result;

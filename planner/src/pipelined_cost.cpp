@@ -1,0 +1,16 @@
+#include "libsplit/planner/pipelined_cost.hpp"
+
+#include <algorithm>
+
+namespace libsplit::planner {
+
+double pipelinedSliceSeconds(const PipelinedSlice &Slice) {
+  const double Measured = Slice.HostBefore + Slice.Kernels;
+  if (!Slice.LaunchBegan || !Slice.End)
+    return Measured;
+  const double From =
+      Slice.PreviousEnd ? std::max(*Slice.LaunchBegan, *Slice.PreviousEnd) : *Slice.LaunchBegan;
+  return std::clamp(*Slice.End - From, Slice.Kernels, std::max(Measured, Slice.Kernels));
+}
+
+} // namespace libsplit::planner
