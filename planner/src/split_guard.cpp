@@ -17,8 +17,12 @@ const char *modeName(Mode M) { return M == Mode::Split ? "split" : "whole"; }
 bool SplitGuard::needsPrice() const {
   if (Stage == Phase::First)
     return true;
-  // A kernel that never split: price the split where the next decision may try it.
-  return Current == Mode::Whole && !Warm[0].samples() && !Cold[0].samples() && Planned.empty() &&
+  // A kernel that never split: price the split where the next decision may try it. A kernel
+  // settled on its split: price the launch whole where the next decision may probe it (what
+  // the app's device would gather; the split is planned in any case).
+  if (Current == Mode::Split)
+    return Stage == Phase::Settled && Planned.empty() && ProbeDue;
+  return !Warm[0].samples() && !Cold[0].samples() && Planned.empty() &&
          (Stage == Phase::Exploring || ProbeDue);
 }
 
@@ -234,9 +238,17 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     // Each way's first launch after the other's pays what it measured paying then beyond its
     // warm launches: going (a split's data spread again, once a whole launch gathered it back)
     // and coming back. (Not the kernel's first launch's one-time costs: they do not recur.)
+    double Switching = 0.0;
     for (const int Way : {indexOf(Other), indexOf(Current)})
       if (Switched[Way].samples() && Warm[Way].samples())
-        Loss += std::max(*Switched[Way].predict(Work) - *Warm[Way].predict(Work), 0.0);
+        Switching += std::max(*Switched[Way].predict(Work) - *Warm[Way].predict(Work), 0.0);
+    // A probe of the launch whole gathers on the app's device what the split left on the others,
+    // and the split after it spreads that again: priced from this launch's bytes where they are
+    // (a kernel whose split another kernel's probe spread never paid either way itself; its
+    // first whole probe gathered a stencil's grid from under the other kernel's split).
+    if (Other == Mode::Whole && Bytes)
+      Switching = std::max(Switching, 2.0 * Bytes->Whole / Settings.LinkBytesPerSecond);
+    Loss += Switching;
     // A loss that cannot be priced yet is no loss known to be small: the launches of an app that
     // queues many at once are measured only once they ran, and a probe then was blind (a
     // 12-microsecond stencil's first split took 5 ms, an FFT's butterfly's a second).

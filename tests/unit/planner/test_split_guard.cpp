@@ -639,6 +639,30 @@ TEST_CASE("the launch after a spread probe, still paying first uses, is not the 
   CHECK(Splits >= static_cast<unsigned>(12000 - First - 100));
 }
 
+TEST_CASE("a split kernel's whole probe counts what the launch whole would gather",
+          "[planner][guard]") {
+  // jacobi-2d's copy kernel, split because the stencil kernel spread the grid they share: 0.45
+  // ms split, 0.88 ms whole, and a launch whole first gathers the 1 GiB the other GPU holds
+  // (the split after it spreads it again). Its whole probe's loss counts both: no probe within a
+  // run whose budget cannot pay for them (a blind probe gathered the grid from under the
+  // stencil's split).
+  Scenario S;
+  const double Gather = 1073741824.0 / GuardSettings().LinkBytesPerSecond;
+  S.FirstBytes = PricedBytes{0.0, 0.0, 0.5};
+  S.Priced = [](double) { return PricedBytes{0.0, 1073741824.0, 0.5}; };
+  bool Gathered = false; // a whole launch took the grid back: the next split spreads it again
+  S.Cost = [&](Mode M, bool Cold, double) {
+    const double Moves = Cold && (M == Mode::Whole) != Gathered ? Gather : 0.0;
+    Gathered = Cold ? M == Mode::Whole : Gathered;
+    return (M == Mode::Split ? 0.45e-3 : 0.88e-3) + Moves;
+  };
+  S.Inferred = [](double) { return 0.88e-3; };
+  SplitGuard Guard;
+  const Run R = run(Guard, S, repeated(1e8, 4000));
+  REQUIRE(R.Modes.front() == Mode::Split);
+  CHECK(R.Whole == 0);
+}
+
 TEST_CASE("a short kernel's split is not probed sooner for its data's spread", "[planner][guard]") {
   // jacobi-2d-style at 2048 x 2048 on two GPUs: 30 us whole, a first split of 5 ms (the grid's
   // 8 MiB spread and the split's own costs), 1 ms warm. Its split's kernels would save 15 us, less
