@@ -8,8 +8,10 @@ double pipelinedSliceSeconds(const PipelinedSlice &Slice) {
   const double Measured = Slice.HostBefore + Slice.Kernels;
   if (!Slice.LaunchBegan || !Slice.End)
     return Measured;
+  const bool Behind =
+      Slice.PreviousEnd && (!Slice.FirstStart || *Slice.PreviousEnd <= *Slice.FirstStart);
   const double From =
-      Slice.PreviousEnd ? std::max(*Slice.LaunchBegan, *Slice.PreviousEnd) : *Slice.LaunchBegan;
+      Behind ? std::max(*Slice.LaunchBegan, *Slice.PreviousEnd) : *Slice.LaunchBegan;
   return std::clamp(*Slice.End - From, Slice.Kernels, std::max(Measured, Slice.Kernels));
 }
 

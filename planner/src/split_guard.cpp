@@ -160,6 +160,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
         ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe, 0.0};
       LaunchesSinceProbe = 0;
       restartProbeClock();
+      ProbeDue = false;
       // Its data just spread: the launch after the probe still pays first uses (Settling), the
       // one after that measures the split warm.
       Planned = {Mode::Split, Mode::Split};
@@ -267,8 +268,11 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     if (Priceable && !Affordable && Bytes && Other == Mode::Split && SplitNeverRan && Priced &&
         !Priced->Shared && Priced->BytesSeconds > 0.0) {
       const double AtLeast = *Here * Priced->Share + Settings.LeastSplitFixedSeconds;
+      // Such a probe runs three launches (the one after the spread still pays first uses): the
+      // third's loss counted too, the spread in none of them.
+      const double Third = std::max(*There - Priced->BytesSeconds - *Here, 0.0);
       const bool Otherwise = AtLeast < *Here * (1.0 - Settings.SwitchGain) &&
-                             Loss - 2.0 * Priced->BytesSeconds <= Allowed;
+                             Loss + Third - 2.0 * Priced->BytesSeconds <= Allowed;
       const double Needed = 2.0 * Priced->BytesSeconds / Settings.SpreadBudget;
       Affordable = Otherwise && Needed <= SecondsSinceProbe;
       if (Affordable)
@@ -280,6 +284,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       ProbeSpend = Spend{Work, *Here, Allowed, Spread};
       LaunchesSinceProbe = 0;
       restartProbeClock();
+      ProbeDue = false; // not priced again before the probe's launches ran
       ProbeInterval = NextProbeCheck = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
       Planned = {Other};
       Decision D = issue(Other, false, "probing the other way", Work);

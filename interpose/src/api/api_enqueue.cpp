@@ -935,7 +935,8 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     // launchDirect waited a little for the launches queued before it: another kernel's probe
     // among them may have spread buffers this one names since it was decided. Queued whole, it
     // would gather them back between that probe and its warm repeat.
-    if (WholeSettled && joinsProbe(*Q, *K, R)) {
+    // (A measured one is kept: its sample is awaited, and the join waits for the next launch.)
+    if (WholeSettled && joinsProbe(*Q, *K, R) && !R.Decided->Launch.Measured) {
       withdrawDecision(*Q, *K, R);
       R.Decided = decideAtCall(*Q, *K, R);
       WholeSettled =

@@ -186,6 +186,25 @@ cl_int fetchBehindInteriors(SplitLaunch &L, const std::vector<GroupSpan> &Early,
   return CL_SUCCESS;
 }
 
+// A pipelined slice's device times (its first and last parts' profiling), relative to its first
+// part's queueing so that nanosecond stamps keep their precision; the device's last split
+// slice's end kept as the latest seen (another queue's slices may be told first).
+void timeOnDevice(planner::PipelinedSlice &Cost, const RealTimes &First, const RealTimes &Last,
+                  std::atomic<cl_ulong> &LastEnd) {
+  const auto since = [&](cl_ulong Ns) {
+    return static_cast<double>(static_cast<std::int64_t>(Ns - First.Queued)) * 1e-9;
+  };
+  Cost.LaunchBegan = -Cost.HostBefore;
+  Cost.FirstStart = since(First.Start);
+  Cost.End = since(Last.End);
+  cl_ulong Before = LastEnd.load(std::memory_order_relaxed);
+  while (Before < Last.End &&
+         !LastEnd.compare_exchange_weak(Before, Last.End, std::memory_order_relaxed)) {
+  }
+  if (Before != 0)
+    Cost.PreviousEnd = since(Before);
+}
+
 } // namespace
 
 cl_int enqueueSlice(ExecDevice &Device, cl_kernel Real, const CompiledKernel &Facts,
@@ -450,12 +469,16 @@ cl_int runSplit(SplitLaunch &L) {
           if (Parts[I].empty())
             continue;
           RealTimes First, Last;
+          bool AllTimed = true;
           for (const SlicePart &Part : Parts[I]) {
             double Seconds = 0.0;
-            const cl_int Error =
-                awaitPipelined(*Devices[I], Part.Done, Part.Enqueued, Name, Seconds, Called, &Last);
+            RealTimes Times;
+            const cl_int Error = awaitPipelined(*Devices[I], Part.Done, Part.Enqueued, Name,
+                                                Seconds, Called, &Times);
+            AllTimed = AllTimed && Times.End != 0;
             if (&Part == &Parts[I].front())
-              First = Last;
+              First = Times;
+            Last = Times;
             Kernels[I] += Seconds;
             if (Result == CL_SUCCESS)
               Result = Error;
@@ -466,12 +489,8 @@ cl_int runSplit(SplitLaunch &L) {
           Cost.HostBefore =
               std::chrono::duration<double>(Parts[I].front().Enqueued - LaunchStart).count();
           Cost.Kernels = Kernels[I];
-          if (First.Queued != 0 && Last.End != 0) {
-            Cost.LaunchBegan = static_cast<double>(First.Queued) * 1e-9 - Cost.HostBefore;
-            Cost.End = static_cast<double>(Last.End) * 1e-9;
-            if (const cl_ulong Before = Devices[I]->LastSplitEndNs.exchange(Last.End))
-              Cost.PreviousEnd = static_cast<double>(Before) * 1e-9;
-          }
+          if (AllTimed)
+            timeOnDevice(Cost, First, Last, Devices[I]->LastSplitEndNs);
           Makespan = std::max(Makespan, planner::pipelinedSliceSeconds(Cost));
         }
         if (Result != CL_SUCCESS)

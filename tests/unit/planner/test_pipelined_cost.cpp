@@ -55,3 +55,15 @@ TEST_CASE("a pipelined slice costs at least its kernels", "[planner][pipelined]"
   CHECK(pipelinedSliceSeconds(timed(0.1e-3, 0.5e-3, 2.0, 2.0 + 1e-3, 2.0 + 1.2e-3)) ==
         Approx(0.5e-3));
 }
+
+TEST_CASE("a previous end after the slice's start is another queue's slice, told first",
+          "[planner][pipelined]") {
+  // Two app queues on one device: a later slice's end was recorded before this one's. This
+  // slice did not wait behind it (the device runs its queue in order): from the launch's start.
+  PipelinedSlice Slice = timed(0.3e-3, 0.5e-3, 5.0, 5.0 + 1.5e-3, 5.0 + 0.8e-3);
+  Slice.FirstStart = 5.0 + 0.3e-3;
+  CHECK(pipelinedSliceSeconds(Slice) == Approx(0.8e-3));
+  // Ended before this slice's first kernel started: waited behind it.
+  Slice.PreviousEnd = 5.0 + 0.25e-3;
+  CHECK(pipelinedSliceSeconds(Slice) == Approx(0.55e-3));
+}
