@@ -926,8 +926,9 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     Q->context().noteLaunch(false);
     R.Decided = decideAtCall(*Q, *K, R);
   }
-  bool WholeSettled =
-      R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
+  const auto wholeSettled = [&R] {
+    return R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
+  };
   if (NumWait == 0) {
     cl_int Direct = CL_SUCCESS;
     if (launchDirect(*Q, *K, R, Direct))
@@ -936,17 +937,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
     // among them may have spread buffers this one names since it was decided. Queued whole, it
     // would gather them back between that probe and its warm repeat.
     // (A measured one is kept: its sample is awaited, and the join waits for the next launch.)
-    if (WholeSettled && joinsProbe(*Q, *K, R) && !R.Decided->Launch.Measured) {
+    if (wholeSettled() && joinsProbe(*Q, *K, R) && !R.Decided->Launch.Measured) {
       withdrawDecision(*Q, *K, R);
       R.Decided = decideAtCall(*Q, *K, R);
-      WholeSettled =
-          R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled;
     }
   }
   // The command keeps the kernel and the queue alive until it ran.
   auto Keep = K->shared_from_this();
   auto QueueKeep = Q->shared_from_this();
-  const bool Whole = WholeSettled || runsWholeOnAppDevice(*Q, *Keep, R);
+  const bool Whole = wholeSettled() || runsWholeOnAppDevice(*Q, *Keep, R);
   const bool RunHere = Whole || Keep->lastLaunchLeftRunning();
   return noteQueued(enqueue(
       *Q, CL_COMMAND_NDRANGE_KERNEL, NumWait, WaitList, Event, false,
