@@ -28,6 +28,11 @@ static constexpr double SharedHardwareBand = 4.0;
 // the split, scaled to every group, exceeds the held makespan by this factor (below 2, so that
 // two equal devices are not measured again).
 static constexpr double ClearLossRatio = 1.75;
+// Launches a device held alone runs before they are compared with what it replaced: a probe
+// alone tells its kernel, not the data its neighbours keep writing elsewhere (a stencil's three
+// kernels split, one of them alone: each of its launches gathers its input back, and the next
+// kernel sends it out again).
+static constexpr unsigned AloneCheckLaunches = 4;
 
 KeyBalancer::KeyBalancer(const BalancerConfig &Config, std::size_t DeviceCount,
                          std::uint64_t NumGroups, const std::vector<double> *WarmShares,
@@ -253,6 +258,7 @@ void KeyBalancer::enterSearch() {
     D.Single.clear();
   SingleRound.clear();
   ComparedHeld.clear();
+  HeldBeforeAlone.clear();
 }
 
 void KeyBalancer::searchStep(const Launch &L) {
@@ -449,6 +455,11 @@ void KeyBalancer::holdStep(const Launch &L) {
     return;
   }
   feedWindow(L);
+  if (HeldBeforeAlone.count()) {
+    TransfersAlone.add(L.Transfers.sum());
+    if (revertIfAloneLost())
+      return;
+  }
   if (activeDevices().size() >= 2) {
     recompareIfHeldSlowed();
     if (driftDetected(L)) {
@@ -718,7 +729,10 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
   // basic + pthread measured pthread alone slower than the split, and kept a split that ran
   // slower per launch than pthread alone.
   const auto E = static_cast<Eigen::Index>(ProbeTarget);
-  const double Steady = HeldTransfers.count() ? HeldTransfers.mean() : L.Transfers[E];
+  // Once a device was held alone, what its launches then moved is known: that, not the split's,
+  // is what it would pay again.
+  const double Steady =
+      std::max(HeldTransfers.count() ? HeldTransfers.mean() : L.Transfers[E], AloneTransfer);
   const double AloneTime = L.Seconds[E] - L.Transfers[E] + std::min(L.Transfers[E], Steady);
   Devices[ProbeTarget].Single.add(std::max(AloneTime, MinSeconds));
   bool Alone = activeDevices().size() == 1;
@@ -764,7 +778,7 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
   if (Single.count() >= Config.RefineMinLaunches && Held.count() >= Config.RefineMinLaunches)
     Error = 0.0;
   if (Margin > Error) {
-    goSingle(Best);
+    goSingle(Best, Held);
     return;
   }
   if (Margin <= -Error) {
@@ -816,7 +830,13 @@ void KeyBalancer::widenIfSlowedAtSplit() {
       SingleRound.push_back(I);
 }
 
-void KeyBalancer::goSingle(std::size_t Kept) {
+void KeyBalancer::goSingle(std::size_t Kept, const TimeSamples &Before) {
+  HeldBeforeAlone = Before;
+  SharesBeforeAlone = Shares;
+  ActiveBeforeAlone.clear();
+  for (const Device &D : Devices)
+    ActiveBeforeAlone.push_back(D.Active);
+  TransfersAlone.clear();
   CostsPredictAlone = SeparateHardware;
   HeldAtVerdict = SingleAtVerdict = 0.0;
   Eigen::VectorXd Alone = Eigen::VectorXd::Zero(Shares.size());
@@ -838,6 +858,38 @@ void KeyBalancer::goSingle(std::size_t Kept) {
   SinceSingleProbe = 0;
   ComparedHeld.clear();
   enterHold(Alone, nullptr);
+}
+
+bool KeyBalancer::revertIfAloneLost() {
+  if (ComparedHeld.count() < AloneCheckLaunches)
+    return false;
+  const TimeSamples Before = HeldBeforeAlone;
+  HeldBeforeAlone.clear();
+  const std::vector<std::size_t> Alone = activeDevices();
+  if (Alone.size() != 1)
+    return false;
+  AloneTransfer = TransfersAlone.typical();
+  const double AloneTime = ComparedHeld.typical();
+  const double BeforeTime = Before.count() ? Before.typical() : 0.0;
+  if (!(BeforeTime > 0.0) || AloneTime <= BeforeTime)
+    return false;
+  // Measured alone, the device lost to what it replaced: back to that, as if the comparison had
+  // kept it, and the device alone is measured again later (charged what it moved alone).
+  for (std::size_t I = 0; I < Devices.size(); ++I)
+    Devices[I].Active = ActiveBeforeAlone[I];
+  ++AloneReversals;
+  HeldAtVerdict = BeforeTime;
+  SingleAtVerdict = AloneTime;
+  CostsPredictAlone = SeparateHardware;
+  SingleInterval =
+      std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
+  SinceSingleProbe = 0;
+  for (Device &D : Devices)
+    D.Single.clear();
+  SingleRound.clear();
+  ComparedHeld.clear();
+  enterHold(SharesBeforeAlone, nullptr);
+  return true;
 }
 
 void KeyBalancer::prepare() {
@@ -893,6 +945,7 @@ KeyTrace KeyBalancer::trace() const {
   T.Refinements = Refinements;
   T.PostponedProbes = PostponedProbes;
   T.Adoptions = Adoptions;
+  T.AloneReversals = AloneReversals;
   T.LastSpread = LastSpread;
   T.NoiseEstimate = Noise.value();
   T.SpreadNoiseEstimate = SpreadNoise.value();

@@ -99,7 +99,8 @@ private:
   void recompareIfHeldSlowed();
   void refineIfSignificant();
   void scheduleProbes();
-  void goSingle(std::size_t Device);
+  void goSingle(std::size_t Device, const TimeSamples &Before);
+  bool revertIfAloneLost();
   // The devices to measure alone, while split: the active devices not clearly slower than the
   // fastest.
   std::vector<std::size_t> singleCandidates() const;
@@ -187,6 +188,15 @@ private:
   // and the costs at the split no longer say what a device alone takes.
   double HeldAtVerdict = 0.0;
   double SingleAtVerdict = 0.0;
+  // What was held when a device went alone, until the launches alone confirm the choice.
+  TimeSamples HeldBeforeAlone;
+  Eigen::VectorXd SharesBeforeAlone;
+  std::vector<bool> ActiveBeforeAlone;
+  TimeSamples TransfersAlone;
+  // Transfers per launch the last device held alone paid (0: none held alone yet): the data the
+  // other devices kept writing, which any device alone would gather again.
+  double AloneTransfer = 0.0;
+  unsigned AloneReversals = 0;
 
   // Some device's times start to include transfers that were hidden so far (see chargedTransfer).
   bool CostModelChanged = false;

@@ -128,3 +128,46 @@ TEST_CASE("two equal devices on separate hardware are never probed alone", "[sin
     CHECK(AloneProbes >= 1);
   }
 }
+
+TEST_CASE("a device gone alone that then moves data at every launch goes back to the split",
+          "[single]") {
+  // One kernel of a stencil whose other kernels stay split, on two runtimes that share cores:
+  // alone, its kernel takes 1.0 where the split takes 1.6, and its probe's gather (3.0) looks
+  // like a one-off. Held alone, though, each launch gathers again what the other kernels wrote
+  // on the other device (1.5): 2.5 per launch. The launches alone must show it and bring the
+  // split back, once, and the device alone, measured again later, is charged what it moved.
+  constexpr std::uint64_t Groups = 100;
+  constexpr double AtSplit = 1.6e-3, AloneKernel = 1.0e-3, ProbeGather = 3.0e-3, Gather = 1.5e-3;
+  Balancer B(configFor(Strategy::FixedPoint));
+  LaunchKey Key;
+  Key.Kernel = "stencil.one-of-three";
+  Key.Global = {Groups, 1, 1};
+  unsigned HeldAlone = 0, WentAlone = 0;
+  bool WasAlone = false;
+  for (unsigned Launch = 0; Launch < 2000; ++Launch) {
+    const Split P = B.propose(Key, Groups, 2);
+    std::vector<DeviceMeasurement> Measured(2);
+    const bool OneDevice = P.Slices[0].Groups == 0 || P.Slices[1].Groups == 0;
+    for (std::size_t I = 0; I < 2; ++I) {
+      DeviceMeasurement &M = Measured[I];
+      M.Groups = P.Slices[I].Groups;
+      M.FirstGroup = P.Slices[I].FirstGroup;
+      if (M.Groups == 0)
+        continue;
+      const double Share = static_cast<double>(M.Groups) / static_cast<double>(Groups);
+      M.KernelSeconds = OneDevice ? AloneKernel : AtSplit * Share / 0.5;
+      if (OneDevice)
+        M.TransferSeconds = P.Purpose == LaunchPurpose::ProbeSingle ? ProbeGather : Gather;
+    }
+    const bool HeldOnOne = OneDevice && P.Purpose == LaunchPurpose::Balance;
+    HeldAlone += HeldOnOne;
+    WentAlone += HeldOnOne && !WasAlone;
+    WasAlone = HeldOnOne || (WasAlone && P.Purpose != LaunchPurpose::Balance);
+    B.observe(Key, Measured);
+  }
+  const KeyTrace T = *B.trace(Key);
+  CHECK(T.Active == std::vector<bool>{true, true});
+  CHECK(T.AloneReversals == 1);
+  CHECK(WentAlone == 1);
+  CHECK(HeldAlone <= 6);
+}

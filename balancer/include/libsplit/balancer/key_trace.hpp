@@ -33,6 +33,7 @@ struct KeyTrace {
   unsigned Refinements = 0;     // corrections made while holding
   unsigned PostponedProbes = 0; // probes put off because their price exceeded the probe credit
   unsigned Adoptions = 0;       // splits the caller ran instead of the proposal, then held
+  unsigned AloneReversals = 0;  // devices gone alone, then measured slower than what they replaced
   // Last launch, per device (0 for a device that ran nothing).
   std::vector<double> LastSeconds; // kernel + transfer
   std::vector<double> LastKernelSeconds;
