@@ -2,7 +2,9 @@
 
 #include "exec_device.hpp"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 namespace libsplit {
 
@@ -16,6 +18,27 @@ std::vector<Buffer::RelayPart> takeRelayParts(Buffer &Root, const ExecDevice &To
   return Taken;
 }
 
+std::vector<std::vector<std::size_t>>
+relayWaves(const std::vector<std::vector<std::size_t>> &DevicesOfJobs) {
+  std::vector<std::vector<std::size_t>> Waves;
+  std::vector<std::set<std::size_t>> Driven; // the devices each wave's jobs drive
+  for (std::size_t Job = 0; Job < DevicesOfJobs.size(); ++Job) {
+    const std::vector<std::size_t> &Mine = DevicesOfJobs[Job];
+    std::size_t Wave = 0;
+    for (; Wave < Waves.size(); ++Wave)
+      if (std::none_of(Mine.begin(), Mine.end(),
+                       [&](std::size_t Device) { return Driven[Wave].count(Device) > 0; }))
+        break;
+    if (Wave == Waves.size()) {
+      Waves.emplace_back();
+      Driven.emplace_back();
+    }
+    Waves[Wave].push_back(Job);
+    Driven[Wave].insert(Mine.begin(), Mine.end());
+  }
+  return Waves;
+}
+
 cl_int runRelays(std::vector<LaunchRelay> &Relays) {
   struct Task {
     LaunchRelay *Relay;
@@ -25,10 +48,9 @@ cl_int runRelays(std::vector<LaunchRelay> &Relays) {
   for (LaunchRelay &Relay : Relays)
     for (Buffer::RelayPart &Part : Relay.Parts)
       ByHolder[Part.From].push_back({&Relay, &Part});
-  if (ByHolder.empty())
-    return CL_SUCCESS;
   std::vector<DeviceJob> Jobs;
-  for (auto &[Holder, Tasks] : ByHolder)
+  std::vector<std::vector<std::size_t>> DevicesOfJobs;
+  for (auto &[Holder, Tasks] : ByHolder) {
     Jobs.push_back({Holder, [&Tasks = Tasks]() -> cl_int {
                       for (const Task &T : Tasks)
                         if (cl_int E = T.Relay->Root->relayOnWorker(*T.Relay->To, *T.Part);
@@ -36,7 +58,19 @@ cl_int runRelays(std::vector<LaunchRelay> &Relays) {
                           return E;
                       return CL_SUCCESS;
                     }});
-  return runOnDevices(std::move(Jobs));
+    std::vector<std::size_t> Driven{Holder->Index};
+    for (const Task &T : Tasks)
+      Driven.push_back(T.Relay->To->Index);
+    DevicesOfJobs.push_back(std::move(Driven));
+  }
+  for (const std::vector<std::size_t> &Wave : relayWaves(DevicesOfJobs)) {
+    std::vector<DeviceJob> Running;
+    for (std::size_t Job : Wave)
+      Running.push_back(std::move(Jobs[Job]));
+    if (cl_int Error = runOnDevices(std::move(Running)); Error != CL_SUCCESS)
+      return Error;
+  }
+  return CL_SUCCESS;
 }
 
 double relaySecondsOf(const std::vector<LaunchRelay> &Relays, const ExecDevice &To) {

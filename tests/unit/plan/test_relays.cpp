@@ -151,3 +151,15 @@ TEST_CASE("a device's page-locked rate is measured once as it opens, its scratch
   probePageLockedLink(Backend, NoPageLocked);
   CHECK(NoPageLocked.PageLockedBytesPerSecond == 0.0);
 }
+
+TEST_CASE("relays that would drive one device from two threads run one after the other") {
+  using Waves = std::vector<std::vector<std::size_t>>;
+  CHECK(relayWaves({}).empty());
+  // Two devices, each holding what the other lacks: each relay reads on one and writes on the
+  // other, so they cannot run at once.
+  CHECK(relayWaves({{0, 1}, {1, 0}}) == Waves{{0}, {1}});
+  // Four devices, two pairs apart: at once.
+  CHECK(relayWaves({{0, 1}, {2, 3}}) == Waves{{0, 1}});
+  // A holder relaying to two devices, beside one apart and one sharing its second target.
+  CHECK(relayWaves({{0, 1, 2}, {3, 4}, {5, 2}}) == Waves{{0, 1}, {2}});
+}
