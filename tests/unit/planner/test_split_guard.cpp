@@ -639,28 +639,39 @@ TEST_CASE("the launch after a spread probe, still paying first uses, is not the 
   CHECK(Splits >= static_cast<unsigned>(12000 - First - 100));
 }
 
-TEST_CASE("a split kernel's whole probe counts what the launch whole would gather",
-          "[planner][guard]") {
-  // jacobi-2d's copy kernel, split because the stencil kernel spread the grid they share: 0.45
-  // ms split, 0.88 ms whole, and a launch whole first gathers the 1 GiB the other GPU holds
-  // (the split after it spreads it again). Its whole probe's loss counts both: no probe within a
-  // run whose budget cannot pay for them (a blind probe gathered the grid from under the
-  // stencil's split).
+namespace {
+// jacobi-2d's copy kernel, split because the stencil kernel spread the grid they share: 0.45 ms
+// split, 0.88 ms whole, and a launch whole first gathers what the other GPU holds (GatherSeconds
+// of it: the split after it spreads it again). Launches of it, all settled split at first.
+Run copyKernelAfterSpread(double GatherSeconds, int Launches) {
   Scenario S;
-  const double Gather = 1073741824.0 / GuardSettings().LinkBytesPerSecond;
+  const double Bytes = GatherSeconds * GuardSettings().LinkBytesPerSecond;
   S.FirstBytes = PricedBytes{0.0, 0.0, 0.5};
-  S.Priced = [](double) { return PricedBytes{0.0, 1073741824.0, 0.5}; };
+  S.Priced = [Bytes](double) { return PricedBytes{0.0, Bytes, 0.5}; };
   bool Gathered = false; // a whole launch took the grid back: the next split spreads it again
   S.Cost = [&](Mode M, bool Cold, double) {
-    const double Moves = Cold && (M == Mode::Whole) != Gathered ? Gather : 0.0;
+    const double Moves = Cold && (M == Mode::Whole) != Gathered ? GatherSeconds : 0.0;
     Gathered = Cold ? M == Mode::Whole : Gathered;
     return (M == Mode::Split ? 0.45e-3 : 0.88e-3) + Moves;
   };
   S.Inferred = [](double) { return 0.88e-3; };
   SplitGuard Guard;
-  const Run R = run(Guard, S, repeated(1e8, 4000));
-  REQUIRE(R.Modes.front() == Mode::Split);
-  CHECK(R.Whole == 0);
+  return run(Guard, S, repeated(1e8, Launches));
+}
+} // namespace
+
+TEST_CASE("a split kernel's whole probe counts what the launch whole would gather",
+          "[planner][guard]") {
+  // Its whole probe's loss counts the gather and the spread after it: no probe within a run
+  // whose budget cannot pay for them (a blind probe gathered the grid from under the stencil's
+  // split). 1 GiB: no budget of the run pays.
+  const Run Gib = copyKernelAfterSpread(1073741824.0 / GuardSettings().LinkBytesPerSecond, 4000);
+  REQUIRE(Gib.Modes.front() == Mode::Split);
+  CHECK(Gib.Whole == 0);
+  // 40,000 launches of 0.45 ms earn 0.18 s of probe budget: a gather of 0.12 s would fit once,
+  // not twice (there and back); one of 0.05 s fits twice, and the probe runs.
+  CHECK(copyKernelAfterSpread(0.12, 40000).Whole == 0);
+  CHECK(copyKernelAfterSpread(0.05, 40000).Whole >= 1);
 }
 
 TEST_CASE("a short kernel's split is not probed sooner for its data's spread", "[planner][guard]") {
