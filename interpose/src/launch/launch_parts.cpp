@@ -190,4 +190,20 @@ bool fillsDevice(const ExecDevice &Device, const LaunchRequest &R) {
                               ItemsPerGroup, workItems(R));
 }
 
+void timeOnDevice(planner::PipelinedSlice &Cost, const RealTimes &First, const RealTimes &Last,
+                  std::atomic<cl_ulong> &LastEnd) {
+  const auto since = [&](cl_ulong Ns) {
+    return static_cast<double>(static_cast<std::int64_t>(Ns - First.Queued)) * 1e-9;
+  };
+  Cost.LaunchBegan = -Cost.HostBefore;
+  Cost.FirstStart = since(First.Start);
+  Cost.End = since(Last.End);
+  cl_ulong Before = LastEnd.load(std::memory_order_relaxed);
+  while (Before < Last.End &&
+         !LastEnd.compare_exchange_weak(Before, Last.End, std::memory_order_relaxed)) {
+  }
+  if (Before != 0)
+    Cost.PreviousEnd = since(Before);
+}
+
 } // namespace libsplit

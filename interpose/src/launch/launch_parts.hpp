@@ -8,8 +8,10 @@
 #include "launch_report.hpp"
 
 #include "libsplit/balancer/balancer.hpp"
+#include "libsplit/planner/pipelined_cost.hpp"
 
 #include <array>
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,5 +74,11 @@ ChunkedLaunch chunkedLaunch(Queue &Q, Kernel &K, const LaunchRequest &R,
 // run in chunks to find out whether a second device would help. Before the local size is chosen,
 // a GPU's share is counted in work-items.
 bool fillsDevice(const ExecDevice &Device, const LaunchRequest &R);
+
+// A pipelined launch part's device times (the first and last commands' profiling), relative to
+// the first's queueing so that nanosecond stamps keep their precision; LastEnd (the device's last
+// pipelined part's end) kept as the latest seen (another queue's parts may be told first).
+void timeOnDevice(planner::PipelinedSlice &Cost, const RealTimes &First, const RealTimes &Last,
+                  std::atomic<cl_ulong> &LastEnd);
 
 } // namespace libsplit

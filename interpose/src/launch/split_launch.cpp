@@ -1,5 +1,6 @@
 #include "split_launch.hpp"
 
+#include "launch_parts.hpp"
 #include "peer_copies.hpp"
 
 #include "merge.hpp"
@@ -184,25 +185,6 @@ cl_int fetchBehindInteriors(SplitLaunch &L, const std::vector<GroupSpan> &Early,
   for (auto &[Root, ToHost] : ToHostOf)
     Root->fetchedToHost(ToHost, FetchesOf[Root]);
   return CL_SUCCESS;
-}
-
-// A pipelined slice's device times (its first and last parts' profiling), relative to its first
-// part's queueing so that nanosecond stamps keep their precision; the device's last split
-// slice's end kept as the latest seen (another queue's slices may be told first).
-void timeOnDevice(planner::PipelinedSlice &Cost, const RealTimes &First, const RealTimes &Last,
-                  std::atomic<cl_ulong> &LastEnd) {
-  const auto since = [&](cl_ulong Ns) {
-    return static_cast<double>(static_cast<std::int64_t>(Ns - First.Queued)) * 1e-9;
-  };
-  Cost.LaunchBegan = -Cost.HostBefore;
-  Cost.FirstStart = since(First.Start);
-  Cost.End = since(Last.End);
-  cl_ulong Before = LastEnd.load(std::memory_order_relaxed);
-  while (Before < Last.End &&
-         !LastEnd.compare_exchange_weak(Before, Last.End, std::memory_order_relaxed)) {
-  }
-  if (Before != 0)
-    Cost.PreviousEnd = since(Before);
 }
 
 } // namespace
@@ -490,7 +472,7 @@ cl_int runSplit(SplitLaunch &L) {
               std::chrono::duration<double>(Parts[I].front().Enqueued - LaunchStart).count();
           Cost.Kernels = Kernels[I];
           if (AllTimed)
-            timeOnDevice(Cost, First, Last, Devices[I]->LastSplitEndNs);
+            timeOnDevice(Cost, First, Last, Devices[I]->LastPipelinedEndNs);
           Makespan = std::max(Makespan, planner::pipelinedSliceSeconds(Cost));
         }
         if (Result != CL_SUCCESS)

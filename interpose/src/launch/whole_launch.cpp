@@ -196,9 +196,15 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
       return InjectedFailure;
     if (!Key.empty())
       Kept->wholePlacement()->observe(Key, Device->Index, KernelSeconds);
-    // Host work before the kernel, then the kernel: a pipelined launch waits behind the one
-    // before it on the device, which is not its own cost.
-    const double Makespan = HostSeconds + KernelSeconds;
+    // Host work before the kernel, then the kernel, less what overlapped the device's previous
+    // launch: a pipelined launch waits behind it, which is not its own cost, and its host work
+    // ran while the device was busy (measured so, a split's slices are: pipelined_cost.hpp).
+    planner::PipelinedSlice Cost;
+    Cost.HostBefore = HostSeconds;
+    Cost.Kernels = KernelSeconds;
+    if (Times.End != 0)
+      timeOnDevice(Cost, Times, Times, Device->LastPipelinedEndNs);
+    const double Makespan = planner::pipelinedSliceSeconds(Cost);
     if (Note)
       Note->Guard->observe(Note->Launch, Note->Work, Makespan);
     if (Rec) {

@@ -55,9 +55,9 @@ struct ExecDevice {
   // (link_probe.hpp; a GPU opened for splits only): what a relay to or from it moves at. 0 where
   // not measured.
   std::atomic<double> PageLockedBytesPerSecond{0.0};
-  // When its last pipelined split slice ended, on its profiling clock in nanoseconds (0: none):
-  // where the next one's cost starts (planner/pipelined_cost.hpp).
-  std::atomic<cl_ulong> LastSplitEndNs{0};
+  // When its last pipelined launch part (a split's slice, a whole launch) ended, on its profiling
+  // clock in nanoseconds (0: none): where the next one's cost starts (planner/pipelined_cost.hpp).
+  std::atomic<cl_ulong> LastPipelinedEndNs{0};
 };
 
 // Runs each job on its device's worker, all at once, and waits for all of them. Returns the
