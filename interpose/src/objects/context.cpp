@@ -711,6 +711,14 @@ void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly) {
   Real.clReleaseEvent(Marker);
 }
 
+void onlyThreadOn(ExecDevice &Device, const std::function<void()> &Call) {
+  if (Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) == 0 || !Device.Worker) {
+    Call();
+    return;
+  }
+  Device.Worker->runHere(Call);
+}
+
 Context *asContext(cl_context Handle) {
   if (!Handle || Handle->Magic != static_cast<std::uint32_t>(HandleMagic::Context))
     return nullptr;

@@ -71,6 +71,13 @@ bool shareCores(const std::vector<ExecDevice *> &Devices);
 // meanwhile (a marker's event; the queue's clFinish where the marker fails); Quietly: asleep until
 // the marker's callback (waitQuietly), for a thread that waits while the app launches.
 void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly = false);
+// Runs Call (OpenCL calls on Device's real queue) as the only thread driving Device where the
+// device runs commands on the thread that enqueues or waits (KernelRunsInEnqueue, PoCL's basic
+// device, or not known yet): holding its worker, which every launch on it holds too. Two threads
+// driving such a device at once hung it (a queue's executor waiting for the app's launches with a
+// marker while the app's thread launched the next, `bench/results/*-pocl-basic-threads`). Its
+// commands ran as they were enqueued: the wait is short. Elsewhere Call runs at once.
+void onlyThreadOn(ExecDevice &Device, const std::function<void()> &Call);
 void awaitRealQueue(ExecDevice &Device);
 
 class Context final : public _cl_context, public RefCounted<Context>, public BufferHome {

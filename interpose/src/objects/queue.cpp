@@ -542,10 +542,13 @@ void Queue::waitForRun(Executor &State, std::unique_lock<std::mutex> &Lock, RunW
     // Later. (The device queue's clFinish would also wait for the launches the app enqueues
     // meanwhile: while the app launches faster than the device runs them, until Later is full
     // and the app's launches queue behind this thread.)
-    if (W.WholeQueue && How == RunWait::Drain)
-      awaitRealQueue(*W.WholeQueue);
-    else if (W.WholeQueue)
-      awaitRealQueueSoFar(*W.WholeQueue, How == RunWait::Quiet);
+    if (W.WholeQueue)
+      onlyThreadOn(*W.WholeQueue, [&] {
+        if (How == RunWait::Drain)
+          awaitRealQueue(*W.WholeQueue);
+        else
+          awaitRealQueueSoFar(*W.WholeQueue, How == RunWait::Quiet);
+      });
   }
   Lock.lock();
   State.EndedUpTo = std::max(State.EndedUpTo, W.Order);
