@@ -712,7 +712,12 @@ void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly) {
 }
 
 void onlyThreadOn(ExecDevice &Device, const std::function<void()> &Call) {
-  if (Device.KernelRunsInEnqueue.load(std::memory_order_relaxed) == 0 || !Device.Worker) {
+  // Learnt only from launches that ask for an event: a GPU not known yet is not held (its
+  // worker held through the wait would hold the app's direct launches meanwhile).
+  const int RunsInEnqueue = Device.KernelRunsInEnqueue.load(std::memory_order_relaxed);
+  const bool MayRunHere =
+      RunsInEnqueue == 1 || (RunsInEnqueue < 0 && (Device.Type & CL_DEVICE_TYPE_CPU) != 0);
+  if (!MayRunHere || !Device.Worker) {
     Call();
     return;
   }

@@ -73,7 +73,7 @@ bool shareCores(const std::vector<ExecDevice *> &Devices);
 void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly = false);
 // Runs Call (OpenCL calls on Device's real queue) as the only thread driving Device where the
 // device runs commands on the thread that enqueues or waits (KernelRunsInEnqueue, PoCL's basic
-// device, or not known yet): holding its worker, which every launch on it holds too. Two threads
+// device, or a CPU device not known yet): holding its worker, which every launch on it holds too. Two threads
 // driving such a device at once hung it (a queue's executor waiting for the app's launches with a
 // marker while the app's thread launched the next, `bench/results/*-pocl-basic-threads`). Its
 // commands ran as they were enqueued: the wait is short. Elsewhere Call runs at once.
