@@ -790,15 +790,7 @@ void KeyBalancer::afterSingleProbe(const Launch &L) {
         Devices[I].ProbeInterval = Config.ProbeInterval;
       CostsPredictAlone = SeparateHardware || kernelCostsMatched(Candidates);
     }
-    HeldAtVerdict = HeldTime;
-    SingleAtVerdict = SingleTime;
-    SingleInterval =
-        std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
-    SinceSingleProbe = 0;
-    for (std::size_t I : Candidates)
-      Devices[I].Single.clear();
-    SingleRound.clear();
-    ComparedHeld.clear();
+    keepHeld(HeldTime, SingleTime);
     return;
   }
   // Too close to call through the noise: measure the best again soon, the samples accumulate.
@@ -860,6 +852,18 @@ void KeyBalancer::goSingle(std::size_t Kept, const TimeSamples &Before) {
   enterHold(Alone, nullptr);
 }
 
+void KeyBalancer::keepHeld(double HeldTime, double SingleTime) {
+  HeldAtVerdict = HeldTime;
+  SingleAtVerdict = SingleTime;
+  SingleInterval =
+      std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
+  SinceSingleProbe = 0;
+  for (Device &D : Devices)
+    D.Single.clear();
+  SingleRound.clear();
+  ComparedHeld.clear();
+}
+
 bool KeyBalancer::revertIfAloneLost() {
   if (ComparedHeld.count() < AloneCheckLaunches)
     return false;
@@ -878,16 +882,8 @@ bool KeyBalancer::revertIfAloneLost() {
   for (std::size_t I = 0; I < Devices.size(); ++I)
     Devices[I].Active = ActiveBeforeAlone[I];
   ++AloneReversals;
-  HeldAtVerdict = BeforeTime;
-  SingleAtVerdict = AloneTime;
   CostsPredictAlone = SeparateHardware;
-  SingleInterval =
-      std::min(std::max(2 * SingleInterval, Config.ProbeInterval), Config.MaxProbeInterval);
-  SinceSingleProbe = 0;
-  for (Device &D : Devices)
-    D.Single.clear();
-  SingleRound.clear();
-  ComparedHeld.clear();
+  keepHeld(BeforeTime, AloneTime);
   enterHold(SharesBeforeAlone, nullptr);
   return true;
 }

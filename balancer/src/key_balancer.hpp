@@ -101,6 +101,9 @@ private:
   void scheduleProbes();
   void goSingle(std::size_t Device, const TimeSamples &Before);
   bool revertIfAloneLost();
+  // The comparison with a device alone kept what is held (HeldTime against SingleTime): compared
+  // again at a doubled interval, from new samples.
+  void keepHeld(double HeldTime, double SingleTime);
   // The devices to measure alone, while split: the active devices not clearly slower than the
   // fastest.
   std::vector<std::size_t> singleCandidates() const;
