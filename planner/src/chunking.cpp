@@ -39,8 +39,10 @@ std::size_t saturatingGroups(std::size_t Resident, const std::vector<ChunkSample
   return Throughput ? std::min(Resident, First.End - First.First) : Resident;
 }
 
-bool firstLaunchInChunks(double SecondsAhead, const ChunkSettings &Settings) {
-  return SecondsAhead <= Settings.MostSecondsAhead; // NaN (unknown) too: not in chunks
+bool firstLaunchInChunks(double SecondsAhead, bool AppThreadWaits, const ChunkSettings &Settings) {
+  if (!AppThreadWaits)
+    return std::isfinite(SecondsAhead); // NaN (unknown) too: not in chunks
+  return SecondsAhead <= Settings.MostSecondsAhead;
 }
 
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings) {

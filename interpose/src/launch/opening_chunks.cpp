@@ -14,7 +14,7 @@ namespace libsplit {
 
 bool firstChunkWaitsLittle(Queue &Q, const LaunchRequest &R, bool AtCall) {
   if (AtCall ? Q.workAheadOfCall() : Q.unfinishedLeft())
-    return planner::firstLaunchInChunks(std::numeric_limits<double>::infinity(), {});
+    return planner::firstLaunchInChunks(std::numeric_limits<double>::infinity(), AtCall, {});
   const int Home = static_cast<int>(Q.exec().Index);
   std::vector<const Buffer *> Counted;
   double Bytes = 0.0;
@@ -24,7 +24,8 @@ bool firstChunkWaitsLittle(Queue &Q, const LaunchRequest &R, bool AtCall) {
       Counted.push_back(&A.Mem->root());
       Bytes += static_cast<double>(A.Mem->root().size());
     }
-  return planner::firstLaunchInChunks(Bytes / planner::GuardSettings{}.LinkBytesPerSecond, {});
+  return planner::firstLaunchInChunks(Bytes / planner::GuardSettings{}.LinkBytesPerSecond, AtCall,
+                                      {});
 }
 
 std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, LaunchRequest &Request,

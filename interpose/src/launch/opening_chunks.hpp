@@ -22,11 +22,13 @@ std::optional<cl_int> chunkWhileOpening(Queue &Q, Kernel &K, LaunchRequest &Requ
 // (chunkWhileOpening), as far as the context and the size tell.
 bool chunksWhileOpening(Queue &Q, const LaunchRequest &R);
 
-// Whether a kernel's first launch, were it to run in chunks, would hold the app's thread for
-// little work queued before it on the app's device (planner::firstLaunchInChunks): none of the
-// app's commands ahead of it, and few bytes that the driver still has to upload there for its
-// buffers. AtCall: asked by the app's thread at the call, where commands the queue's executor
-// runs or holds are ahead of it too (from a command body, those are itself and what follows).
+// Whether a kernel's first launch, were it to run in chunks, would wait little for work queued
+// before it on the app's device (planner::firstLaunchInChunks): none of the app's commands ahead
+// of it, and, where the app's thread would wait for its first chunk, few bytes that the driver
+// still has to upload there for its buffers. AtCall: asked by the app's thread at the call, where
+// commands the queue's executor runs or holds are ahead of it too; otherwise from the command's
+// body, on the executor (where those are itself and what follows, and the app's thread does not
+// wait for the chunk).
 bool firstChunkWaitsLittle(Queue &Q, const LaunchRequest &R, bool AtCall);
 
 // Whether its kernel's launches so far make this one run in chunks: the first (nothing measured

@@ -78,19 +78,29 @@ TEST_CASE("a long launch is known to be long before its first chunk ends", "[pla
 TEST_CASE("a first launch runs in chunks only behind little queued work", "[planner][chunking]") {
   const ChunkSettings Settings;
   const double LinkBytesPerSecond = 8e9;
+  const bool AtCall = true;
   // A 1-D stencil's first launch behind its two 4 MB lines' first upload (NVIDIA's driver
-  // sends a CL_MEM_COPY_HOST_PTR buffer's contents at its first use): about 1 ms whole.
-  CHECK_FALSE(firstLaunchInChunks(2.0 * 4e6 / LinkBytesPerSecond, Settings));
-  // EP's output slots, 0.9 MB: its one long launch still runs in chunks.
-  CHECK(firstLaunchInChunks(0.9e6 / LinkBytesPerSecond, Settings));
-  CHECK(firstLaunchInChunks(0.0, Settings));
-  // Commands of the app's queue still unfinished: how long they take is not known.
-  CHECK_FALSE(firstLaunchInChunks(std::numeric_limits<double>::infinity(), Settings));
-  CHECK_FALSE(firstLaunchInChunks(std::numeric_limits<double>::quiet_NaN(), Settings));
+  // sends a CL_MEM_COPY_HOST_PTR buffer's contents at its first use): about 1 ms whole, where
+  // the app's thread would wait for the first chunk.
+  CHECK_FALSE(firstLaunchInChunks(2.0 * 4e6 / LinkBytesPerSecond, AtCall, Settings));
+  // EP's output slots at 16,384 work-groups, 0.9 MB: its one long launch still runs in chunks.
+  CHECK(firstLaunchInChunks(0.9e6 / LinkBytesPerSecond, AtCall, Settings));
+  CHECK(firstLaunchInChunks(0.0, AtCall, Settings));
+  // On the queue's executor (a launch that asked for its event), the app's thread has returned:
+  // EP's slots at 131,072 work-groups (7.3 MB) delay the first chunk as they would the whole
+  // launch, and it runs in chunks.
+  CHECK(firstLaunchInChunks(7.3e6 / LinkBytesPerSecond, !AtCall, Settings));
+  CHECK(firstLaunchInChunks(2.0 * 4e6 / LinkBytesPerSecond, !AtCall, Settings));
+  // Commands of the app's queue still unfinished: how long they take is not known, wherever
+  // the chunk is waited for.
+  for (const bool Waits : {true, false}) {
+    CHECK_FALSE(firstLaunchInChunks(std::numeric_limits<double>::infinity(), Waits, Settings));
+    CHECK_FALSE(firstLaunchInChunks(std::numeric_limits<double>::quiet_NaN(), Waits, Settings));
+  }
   // The bound is a setting.
   ChunkSettings Patient;
   Patient.MostSecondsAhead = 5e-3;
-  CHECK(firstLaunchInChunks(2.0 * 4e6 / LinkBytesPerSecond, Patient));
+  CHECK(firstLaunchInChunks(2.0 * 4e6 / LinkBytesPerSecond, AtCall, Patient));
 }
 
 TEST_CASE("chunks shrink to what keeps the device at its rate", "[planner][chunking]") {

@@ -44,13 +44,18 @@ std::size_t nextChunkGroups(std::size_t Remaining, double Rate, double TotalRate
                             const ChunkSettings &Settings, std::size_t MinGroups = 1);
 
 // Whether a kernel's first launch, nothing measured of it, runs in chunks on the app's device
-// while the split devices are not open. The app's thread waits for its first chunk, which waits
-// for the work queued on the device before it (SecondsAhead; infinite where not known: commands
-// of the app's queue still unfinished). Natively that thread queues its next launches meanwhile,
-// so a run of short launches would lose that wait whole (a 1-D stencil's first launch behind
-// the first upload of its buffers): beyond Settings.MostSecondsAhead the launch runs whole, as
-// natively, and its profiled time gives the kernel's rate instead.
-bool firstLaunchInChunks(double SecondsAhead, const ChunkSettings &Settings);
+// while the split devices are not open. Its first chunk waits for the work queued on the device
+// before it (SecondsAhead; infinite where not known: commands of the app's queue still
+// unfinished). Where the app's thread waits for that chunk (AppThreadWaits: a launch run at the
+// app's call), natively that thread would queue its next launches meanwhile, so a run of short
+// launches would lose that wait whole (a 1-D stencil's first launch behind the first upload of
+// its buffers): beyond Settings.MostSecondsAhead the launch runs whole, as natively, and its
+// profiled time gives the kernel's rate instead. Where the queue's executor waits for it (the
+// app's thread has returned from its call), work of known length ahead delays the chunk as it
+// would delay the whole launch: a one-launch kernel behind its output's first upload still runs
+// in chunks and opens the devices for the rest. Unknown work ahead may be long: the executor
+// would hold the app's next commands behind it, so it runs whole there too.
+bool firstLaunchInChunks(double SecondsAhead, bool AppThreadWaits, const ChunkSettings &Settings);
 
 // The app's device's first chunk of a launch of Groups work-groups, nothing measured.
 std::size_t firstChunkGroups(std::size_t Groups, const ChunkSettings &Settings);
