@@ -128,6 +128,19 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
                      : "first launch: the split would move more data than the launch whole",
                  Work);
   }
+  // Seeded on splitting (warm start): the data starts where the app put it, so the first split
+  // spreads it (cold, as any kernel's first launch) and the one after it still pays first uses
+  // (Settling), as after a spread probe: neither is the split's warm cost. (Taken for it, a
+  // stencil's first halo sent the kernel back to whole, gathering its grid, in a run after one
+  // that had split it.)
+  if (SeededSplit) {
+    SeededSplit = false;
+    if (Decided == 0 && Current == Mode::Split) {
+      Decision D = issue(Mode::Split, true, "an earlier run settled on splitting", Work);
+      SettleNext = true;
+      return D;
+    }
+  }
   // A first split far slower than the app's device alone would be is not measured again.
   if (Stage == Phase::Exploring && Decided == 1 && Current == Mode::Split && !Planned.empty()) {
     const std::optional<double> Split = predict(Mode::Split, Work);
@@ -398,6 +411,7 @@ void SplitGuard::seed(const GuardRecord &Record) {
     return; // only a guard that decided nothing yet
   Stage = Phase::Settled;
   Current = LastIssued = Record.Run;
+  SeededSplit = Record.Run == Mode::Split;
   ProbeInterval = NextProbeCheck = Settings.FirstProbeInterval;
   for (const auto &[Work, Seconds] : Record.Split)
     Warm[0].observe(Work, Seconds);

@@ -115,3 +115,38 @@ TEST_CASE("a settled guard's record starts the next run's guard settled", "[plan
   CHECK(*Next.predict(Mode::Split, 4e6) == Approx(*First.predict(Mode::Split, 4e6)));
   CHECK(*Next.predict(Mode::Whole, 4e6) == Approx(*First.predict(Mode::Whole, 4e6)));
 }
+
+TEST_CASE("a guard seeded on splitting a stencil keeps its split past the first launches' costs",
+          "[planner][warm]") {
+  // jacobi-2d 16384 x 16384 on two H200s, the run after one that settled on splitting: the grid
+  // starts on the app's device alone. The first split spreads it (0.1 s), the next pays its first
+  // halo through host memory (5.2 ms), later ones take 0.55 ms against 0.97 whole. Taken for
+  // the warm split, the second launch sent the kernel back to whole, gathering the grid (a
+  // second run at native speed where the first had split).
+  SplitGuard Next;
+  Next.seed({Mode::Split, {{1e8, 0.55e-3}}, {{1e8, 0.97e-3}}});
+  const double Spread = 0.1;
+  bool Spreaded = false;
+  int SinceSpread = 0;
+  unsigned Splits = 0;
+  for (int I = 0; I < 3000; ++I) {
+    std::optional<PricedBytes> Bytes;
+    if (Next.needsPrice())
+      Bytes = PricedBytes{Spreaded ? 0.0 : 536870912.0, 0.0, 0.5};
+    const Decision D = Next.decide(1e8, Bytes);
+    double Seconds = 0.97e-3;
+    if (D.Launch.Run == Mode::Whole) {
+      Seconds += Spreaded ? Spread : 0.0;
+      Spreaded = false;
+      SinceSpread = 0;
+    } else {
+      Seconds = !Spreaded ? 0.55e-3 + Spread : ++SinceSpread == 1 ? 5.2e-3 : 0.55e-3;
+      Spreaded = true;
+      Next.observeInferredWhole(1e8, 0.97e-3);
+      ++Splits;
+    }
+    if (D.Launch.Measured)
+      Next.observe(D.Launch, 1e8, Seconds);
+  }
+  CHECK(Splits >= 2990);
+}

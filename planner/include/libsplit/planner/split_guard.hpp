@@ -246,9 +246,10 @@ private:
     bool Shared = false;
   };
   std::optional<Price> Priced;
-  bool ProbeDue = false;   // the next settled launch may probe: price it
-  bool JoinProbe = false;  // joinProbe: the next launch probes the split
-  bool SettleNext = false; // the next split launch is a spread probe's Settling one
+  bool ProbeDue = false;    // the next settled launch may probe: price it
+  bool JoinProbe = false;   // joinProbe: the next launch probes the split
+  bool SettleNext = false;  // the next split launch is a spread probe's Settling one
+  bool SeededSplit = false; // seeded on splitting (warm start), no launch decided yet
   // While a probe's first launch runs: its work-items, the current way's time for them, and
   // what the probe budget allowed it to lose.
   struct Spend {
