@@ -115,6 +115,7 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
 }
 
 Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes) {
+  RunCreditSpent = false;
   if (Stage == Phase::First) {
     Stage = Phase::Exploring;
     const bool Cheap = !Bytes || (!Bytes->SharedHardware &&
@@ -287,11 +288,14 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       const bool Otherwise = AtLeast < *Here * (1.0 - Settings.SwitchGain) &&
                              Loss + Third - 2.0 * Priced->BytesSeconds <= Allowed;
       const double Needed = 2.0 * Priced->BytesSeconds / Settings.SpreadBudget;
-      Affordable = Otherwise && Needed <= SecondsSinceProbe;
+      Affordable = Otherwise && Needed <= SecondsSinceProbe + RunCredit;
+      RunCreditSpent = Affordable && Needed > SecondsSinceProbe;
+      if (RunCreditSpent)
+        RunCredit = 0.0;
       if (Affordable)
         Spread = Priced->BytesSeconds;
       else if (Otherwise && *Here > 0.0)
-        SpreadWaitsLaunches = (Needed - SecondsSinceProbe) / *Here;
+        SpreadWaitsLaunches = (Needed - SecondsSinceProbe - RunCredit) / *Here;
     }
     if (Affordable) {
       ProbeSpend = Spend{Work, *Here, Allowed, Spread};

@@ -14,8 +14,15 @@ bool GuardSlot::needsPrice() {
 
 planner::Decision GuardSlot::decide(double Work, const std::optional<planner::PricedBytes> &Bytes) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (!Alternate)
-    return Guard.decide(Work, Bytes);
+  if (!Alternate) {
+    if (!RunCredit)
+      return Guard.decide(Work, Bytes);
+    Guard.creditExpectedRun(RunCredit->load(std::memory_order_relaxed));
+    planner::Decision D = Guard.decide(Work, Bytes);
+    if (Guard.spentRunCredit())
+      RunCredit->store(0.0, std::memory_order_relaxed);
+    return D;
+  }
   planner::Decision D;
   D.Launch.Run = NextSplits ? planner::Mode::Split : planner::Mode::Whole;
   D.Why = "LIBSPLIT_SPLIT=alternate";
@@ -100,8 +107,12 @@ void LaunchPlanner::startTuning(const std::string &Directory, const std::string 
       Log.info("tuning file ignored: ", Loaded.Error);
     for (planner::SavedGuard &G : Loaded.Guards)
       Seeds[{G.Kernel, G.AppDevice}] = std::move(G.Record);
-    for (const planner::SavedWait &W : Loaded.Waits)
+    for (const planner::SavedWait &W : Loaded.Waits) {
       SavedWaits[W.AppDevice] = W;
+      // Not where a run that opened the split devices for such a wait split nothing.
+      if (!W.SplitNothing && W.Seconds > 0.0)
+        RunCredits[W.AppDevice] = std::make_shared<std::atomic<double>>(W.Seconds);
+    }
     if (!Seeds.empty())
       Log.info("warm start: ", Seeds.size(), " kernels' split decisions from ", Directory);
   }
@@ -183,7 +194,9 @@ std::shared_ptr<GuardSlot> LaunchPlanner::guardFor(const std::string &Kernel,
   std::lock_guard<std::mutex> Lock(Mutex);
   std::shared_ptr<GuardSlot> &Slot = Guards[{Kernel, AppDevice}];
   if (!Slot) {
-    Slot = std::make_shared<GuardSlot>(Alternate);
+    auto Credit = RunCredits.find(AppDevice);
+    Slot = std::make_shared<GuardSlot>(Alternate,
+                                       Credit == RunCredits.end() ? nullptr : Credit->second);
     if (auto Seed = Seeds.find({Kernel, AppDevice}); Seed != Seeds.end())
       Slot->seed(Seed->second);
   }

@@ -24,7 +24,11 @@ namespace libsplit {
 class GuardSlot {
 public:
   // Alternate: LIBSPLIT_SPLIT=alternate, split and whole launches in turn instead of the guard.
-  explicit GuardSlot(bool Alternate = false) : Alternate(Alternate) {}
+  // RunCredit: the seconds of an earlier run that the app's kernels' spreads may count
+  // (planner::SplitGuard::creditExpectedRun), shared by them and spent by the first that needs it.
+  explicit GuardSlot(bool Alternate = false,
+                     std::shared_ptr<std::atomic<double>> RunCredit = nullptr)
+      : Alternate(Alternate), RunCredit(std::move(RunCredit)) {}
   bool needsPrice();
   planner::Decision decide(double Work, const std::optional<planner::PricedBytes> &Bytes);
   void observe(const planner::Ticket &Launch, double Work, double Seconds);
@@ -46,6 +50,7 @@ private:
   planner::SplitGuard Guard;
   bool Alternate;
   bool NextSplits = true;
+  std::shared_ptr<std::atomic<double>> RunCredit;
 };
 
 class LaunchPlanner {
@@ -95,6 +100,8 @@ private:
   std::string TuningDirectory, DeviceSignature;
   std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Seeds;
   std::map<std::size_t, planner::SavedWait> SavedWaits, Waited; // by app device
+  // By app device: what an earlier run waited for it, for its kernels' spreads (GuardSlot).
+  std::map<std::size_t, std::shared_ptr<std::atomic<double>>> RunCredits;
   std::set<std::size_t> OpenedForWait;
   std::map<std::pair<std::string, std::size_t>, std::shared_ptr<GuardSlot>> Guards;
 };

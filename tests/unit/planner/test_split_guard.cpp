@@ -505,7 +505,8 @@ namespace {
 constexpr double GridBytes = 536870912.0;
 const double GridSpread = GridBytes / GuardSettings().LinkBytesPerSecond;
 
-Run runGridSpread(double ColdSplit, double WarmSplit) {
+Run runGridSpread(double ColdSplit, double WarmSplit, double RunCredit = 0.0,
+                  int Launches = 12000) {
   Scenario S;
   S.FirstBytes = PricedBytes{GridBytes, 0.0, 0.5};
   S.Cost = [=](Mode M, bool Cold, double) {
@@ -513,7 +514,8 @@ Run runGridSpread(double ColdSplit, double WarmSplit) {
   };
   S.Inferred = [](double) { return 1e-3; };
   SplitGuard Guard;
-  return run(Guard, S, repeated(1e8, 12000));
+  Guard.creditExpectedRun(RunCredit);
+  return run(Guard, S, repeated(1e8, Launches));
 }
 
 } // namespace
@@ -533,6 +535,29 @@ TEST_CASE("a large stencil whose grid must first spread splits once the run has 
   // device joins only where its bytes arrive in time); its warm repeat and later splits do not.
   CHECK(R.SpreadsAt[First]);
   CHECK(std::count(R.SpreadsAt.begin(), R.SpreadsAt.end(), true) == 1);
+}
+
+TEST_CASE("a stencil's grid spreads early where an earlier run of the app lasted long enough",
+          "[planner][guard]") {
+  // The same stencil, 2,000 launches (2 s whole), in a run after one that waited 4.5 s for its
+  // device: the spread there and back (0.134 s at the assumed link) fits SpreadBudget of the run
+  // expected, not only of the run so far, and the grid spreads at the first probe check instead
+  // of after about 4,500 launches.
+  const Run R = runGridSpread(0.55e-3 + GridSpread, 0.55e-3, 4.5, 2000);
+  const auto First = std::find(R.Modes.begin(), R.Modes.end(), Mode::Split) - R.Modes.begin();
+  CHECK(First <= 40);
+  CHECK(R.SpreadsAt[First]);
+  CHECK(R.Split >= 1900);
+  CHECK(R.Seconds <= 0.7 * R.AllWhole);
+  // Once: a spread dropped is not paid for again from the credit (probed again only within the
+  // budget of the run so far, as without it).
+  CHECK(std::count(R.SpreadsAt.begin(), R.SpreadsAt.end(), true) == 1);
+  // Without the earlier run, this run is over before the spread fits its budget.
+  const Run Cold = runGridSpread(0.55e-3 + GridSpread, 0.55e-3, 0.0, 2000);
+  CHECK(Cold.Split == 0);
+  // An earlier run too short for the spread: no spread sooner than without it.
+  const Run Short = runGridSpread(0.55e-3 + GridSpread, 0.55e-3, 1.0, 2000);
+  CHECK(Short.Split == 0);
 }
 
 TEST_CASE("a split that must spread its grid again is probed again only within the budget",

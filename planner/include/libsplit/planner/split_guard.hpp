@@ -182,6 +182,13 @@ public:
   // seed() makes a fresh guard start settled from a record, without first launches to learn.
   std::optional<GuardRecord> record() const;
   void seed(const GuardRecord &Record);
+  // Warm start: Seconds an earlier run of the app waited for its device in all, a run this one
+  // is expected to repeat. A spread probe may count them beside the time since the last probe
+  // (its spread there and back within SpreadBudget of the run expected, not only of the run so
+  // far), once: spentRunCredit() says whether the last decision's spread needed them (the
+  // caller's pool of it, shared by the app's kernels, is then spent).
+  void creditExpectedRun(double Seconds) { RunCredit = Seconds; }
+  bool spentRunCredit() const { return RunCreditSpent; }
   std::uint64_t launches(Mode M) const { return M == Mode::Split ? SplitLaunches : WholeLaunches; }
   // Seconds the launches of this kernel took beyond what the cheaper way was predicted to take
   // (probes and first launches included): the cost of deciding.
@@ -250,6 +257,8 @@ private:
   bool JoinProbe = false;   // joinProbe: the next launch probes the split
   bool SettleNext = false;  // the next split launch is a spread probe's Settling one
   bool SeededSplit = false; // seeded on splitting (warm start), no launch decided yet
+  double RunCredit = 0.0;   // creditExpectedRun
+  bool RunCreditSpent = false;
   // While a probe's first launch runs: its work-items, the current way's time for them, and
   // what the probe budget allowed it to lose.
   struct Spend {
