@@ -270,7 +270,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     const bool Priceable = Here && There;
     const double Allowed = Settings.ProbeBudget * SecondsSinceProbe;
     bool Affordable = Priceable && Loss <= Allowed;
-    double Spread = 0.0;
+    double Spread = 0.0, SpreadLeft = 0.0;
     // A first spread of the data, priced apart (from this launch's bytes: a price from many
     // launches ago may predate the data's gathering back): the probe's loss without it within
     // the probe budget, the spread there and back (a split dropped gathers its slices back)
@@ -288,17 +288,23 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
       const bool Otherwise = AtLeast < *Here * (1.0 - Settings.SwitchGain) &&
                              Loss + Third - 2.0 * Priced->BytesSeconds <= Allowed;
       const double Needed = 2.0 * Priced->BytesSeconds / Settings.SpreadBudget;
-      Affordable = Otherwise && Needed <= SecondsSinceProbe + RunCredit;
+      const double Funding = SecondsSinceProbe + RunCredit;
+      Affordable = Otherwise && Needed <= Funding;
       RunCreditSpent = Affordable && Needed > SecondsSinceProbe;
       if (RunCreditSpent)
         RunCredit = 0.0;
-      if (Affordable)
+      if (Affordable) {
         Spread = Priced->BytesSeconds;
-      else if (Otherwise && *Here > 0.0)
+        // Its cold launch pays the spread at the real link's rate, which the price only guesses:
+        // it may overrun that price by what the spread's budget left (funded by an earlier run's
+        // time, the probe budget of this one's is nearly nothing: a spread 20% over its price
+        // had its warm repeat dropped, and the grid gathered back).
+        SpreadLeft = Settings.SpreadBudget * Funding - 2.0 * Spread;
+      } else if (Otherwise && *Here > 0.0)
         SpreadWaitsLaunches = (Needed - SecondsSinceProbe - RunCredit) / *Here;
     }
     if (Affordable) {
-      ProbeSpend = Spend{Work, *Here, Allowed, Spread};
+      ProbeSpend = Spend{Work, *Here, std::max(Allowed, SpreadLeft), Spread};
       LaunchesSinceProbe = 0;
       restartProbeClock();
       ProbeDue = false; // not priced again before the probe's launches ran

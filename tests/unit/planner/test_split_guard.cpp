@@ -552,6 +552,11 @@ TEST_CASE("a stencil's grid spreads early where an earlier run of the app lasted
   // Once: a spread dropped is not paid for again from the credit (probed again only within the
   // budget of the run so far, as without it).
   CHECK(std::count(R.SpreadsAt.begin(), R.SpreadsAt.end(), true) == 1);
+  // After a run twice as long, a spread 20% over its price (the link's real rate differs from
+  // the one assumed) is still repeated warm: it fits what the spread's budget left, though the
+  // probe budget of the run so far is nearly nothing this early.
+  const Run Over = runGridSpread(1.2 * GridSpread + 0.55e-3, 0.55e-3, 9.0, 2000);
+  CHECK(Over.Split >= 1900);
   // Without the earlier run, this run is over before the spread fits its budget.
   const Run Cold = runGridSpread(0.55e-3 + GridSpread, 0.55e-3, 0.0, 2000);
   CHECK(Cold.Split == 0);
