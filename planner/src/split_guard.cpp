@@ -64,6 +64,11 @@ Decision SplitGuard::issue(Mode M, bool Settled, const char *Why, double Work) {
   D.Launch.First = Decided == 0;
   D.Launch.Settling = SettleNext && M == Mode::Split && !D.Launch.Cold;
   SettleNext = false;
+  // A seeded guard's first split spreads the data: the split after it is its Settling one.
+  if (SeededSplit && M == Mode::Split) {
+    SeededSplit = false;
+    SettleNext = true;
+  }
   // A whole launch before the guard settles is not waited for either: the next decisions take
   // its time once it came (until then the guard keeps to running whole, and probes nothing), so
   // a short app's first launches queue behind each other as natively. Splits, and probes once
@@ -134,14 +139,10 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   // (Settling), as after a spread probe: neither is the split's warm cost. (Taken for it, a
   // stencil's first halo sent the kernel back to whole, gathering its grid, in a run after one
   // that had split it.)
-  if (SeededSplit) {
-    SeededSplit = false;
-    if (Decided == 0 && Current == Mode::Split) {
-      Decision D = issue(Mode::Split, true, "an earlier run settled on splitting", Work);
-      SettleNext = true;
-      return D;
-    }
-  }
+  // (Launches may run whole first, while the split devices' programs build: issue marks the
+  // first split whenever it comes.)
+  if (SeededSplit && Decided == 0 && Current == Mode::Split)
+    return issue(Mode::Split, true, "an earlier run settled on splitting", Work);
   // A first split far slower than the app's device alone would be is not measured again.
   if (Stage == Phase::Exploring && Decided == 1 && Current == Mode::Split && !Planned.empty()) {
     const std::optional<double> Split = predict(Mode::Split, Work);

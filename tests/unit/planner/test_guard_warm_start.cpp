@@ -123,13 +123,20 @@ TEST_CASE("a guard seeded on splitting a stencil keeps its split past the first 
   // halo through host memory (5.2 ms), later ones take 0.55 ms against 0.97 whole. Taken for
   // the warm split, the second launch sent the kernel back to whole, gathering the grid (a
   // second run at native speed where the first had split).
+  // Its first launches may run whole while the split devices' programs build (decided whole at
+  // the call, as on two CPU runtimes sharing cores), or split at once.
+  const int WholeFirst = GENERATE(0, 3);
   SplitGuard Next;
   Next.seed({Mode::Split, {{1e8, 0.55e-3}}, {{1e8, 0.97e-3}}});
+  for (int I = 0; I < WholeFirst; ++I) {
+    const Decision D = Next.decideWhole(1e8);
+    Next.observe(D.Launch, 1e8, 0.97e-3);
+  }
   const double Spread = 0.1;
   bool Spreaded = false;
   int SinceSpread = 0;
   unsigned Splits = 0;
-  for (int I = 0; I < 3000; ++I) {
+  for (int I = WholeFirst; I < 3000; ++I) {
     std::optional<PricedBytes> Bytes;
     if (Next.needsPrice())
       Bytes = PricedBytes{Spreaded ? 0.0 : 536870912.0, 0.0, 0.5};
@@ -148,5 +155,5 @@ TEST_CASE("a guard seeded on splitting a stencil keeps its split past the first 
     if (D.Launch.Measured)
       Next.observe(D.Launch, 1e8, Seconds);
   }
-  CHECK(Splits >= 2990);
+  CHECK(static_cast<int>(Splits) >= 2990 - WholeFirst);
 }
