@@ -136,11 +136,10 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   }
   // Seeded on splitting (warm start): the data starts where the app put it, so the first split
   // spreads it (cold, as any kernel's first launch) and the one after it still pays first uses
-  // (Settling), as after a spread probe: neither is the split's warm cost. (Taken for it, a
-  // stencil's first halo sent the kernel back to whole, gathering its grid, in a run after one
-  // that had split it.)
-  // (Launches may run whole first, while the split devices' programs build: issue marks the
-  // first split whenever it comes.)
+  // (Settling, marked by issue whenever that first split comes: launches may run whole first,
+  // while the split devices' programs build), as after a spread probe: neither is the split's
+  // warm cost. (Taken for it, a stencil's first halo sent the kernel back to whole, gathering
+  // its grid, in a run after one that had split it.)
   if (SeededSplit && Decided == 0 && Current == Mode::Split)
     return issue(Mode::Split, true, "an earlier run settled on splitting", Work);
   // A first split far slower than the app's device alone would be is not measured again.

@@ -256,7 +256,7 @@ private:
   bool ProbeDue = false;    // the next settled launch may probe: price it
   bool JoinProbe = false;   // joinProbe: the next launch probes the split
   bool SettleNext = false;  // the next split launch is a spread probe's Settling one
-  bool SeededSplit = false; // seeded on splitting (warm start), no launch decided yet
+  bool SeededSplit = false; // seeded on splitting (warm start), no split issued yet
   double RunCredit = 0.0;   // creditExpectedRun
   bool RunCreditSpent = false;
   // While a probe's first launch runs: its work-items, the current way's time for them, and
