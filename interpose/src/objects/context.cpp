@@ -5,6 +5,7 @@
 #include "buffer.hpp"
 #include "kernel.hpp"
 #include "launch.hpp"
+#include "launch_parts.hpp"
 #include "quiet_wait.hpp"
 
 #include "libsplit/balancer/split.hpp"
@@ -336,8 +337,11 @@ void Context::considerOpening(bool HoldingDataLock) {
 
 bool Context::chunksWhileOpening() const {
   const LaunchServices &Launch = Services.Launch;
+  // And a device beside the app's that takes chunks: none, a CPU beside a GPU app, and no launch
+  // runs in chunks (the app's clBuildProgram would build the partition-ready program for none).
   return Launch.Settings.Chunk == config::ChunkPolicy::Auto && Launch.Planner.decidesFromCosts() &&
-         SplitExec.size() >= 2 && !shareCores(SplitExec) && OpenInBackground;
+         SplitExec.size() >= 2 && !shareCores(SplitExec) && OpenInBackground &&
+         chunkTakersBeside(*Exec.front(), SplitExec, Launch.Settings);
 }
 
 bool Context::openForLongLaunch(double PredictedSeconds) {

@@ -73,10 +73,11 @@ bool shareCores(const std::vector<ExecDevice *> &Devices);
 void awaitRealQueueSoFar(ExecDevice &Device, bool Quietly = false);
 // Runs Call (OpenCL calls on Device's real queue) as the only thread driving Device where the
 // device runs commands on the thread that enqueues or waits (KernelRunsInEnqueue, PoCL's basic
-// device, or a CPU device not known yet): holding its worker, which every launch on it holds too. Two threads
-// driving such a device at once hung it (a queue's executor waiting for the app's launches with a
-// marker while the app's thread launched the next, `bench/results/*-pocl-basic-threads`). Its
-// commands ran as they were enqueued: the wait is short. Elsewhere Call runs at once.
+// device, or a CPU device not known yet): holding its worker, which every launch on it holds too.
+// Two threads driving such a device at once hung it (a queue's executor waiting for the app's
+// launches with a marker while the app's thread launched the next,
+// `bench/results/*-pocl-basic-threads`). Its commands ran as they were enqueued: the wait is short.
+// Elsewhere Call runs at once.
 void onlyThreadOn(ExecDevice &Device, const std::function<void()> &Call);
 void awaitRealQueue(ExecDevice &Device);
 
@@ -144,8 +145,8 @@ public:
   bool opensInBackground() const { return OpenInBackground; }
   // Whether its launches may run in chunks while its split devices open (LIBSPLIT_CHUNK auto,
   // the planner deciding from costs, split devices that share no hardware and open in the
-  // background; chunked_launch.hpp): the app's device then builds the partition-ready program
-  // with the app's build.
+  // background, one of them taking chunks beside the app's device; chunked_launch.hpp): the
+  // app's device then builds the partition-ready program with the app's build.
   bool chunksWhileOpening() const;
   // Where the devices open because the warm start says the app's kernels split, what would
   // otherwise run without them (a program's build, a launch) waits until they are open.
