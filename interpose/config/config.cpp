@@ -244,9 +244,9 @@ template <> std::string formatKind<ControlKind::Overlap>(const OverlapPolicy &Va
 
 template <> std::string parseKind<ControlKind::Open>(std::string_view Text, OpenPolicy &Out) {
   const std::string Key = lower(trim(Text));
-  if (Key == "auto" || Key == "now" || Key == "queued") {
+  if (Key == "auto" || Key == "now" || Key == "waited") {
     Out = {Key == "now"      ? OpenPolicy::When::Now
-           : Key == "queued" ? OpenPolicy::When::Queued
+           : Key == "waited" ? OpenPolicy::When::Waited
                              : OpenPolicy::When::Auto,
            0.0};
     return {};
@@ -263,8 +263,8 @@ template <> std::string formatKind<ControlKind::Open>(const OpenPolicy &Value) {
   switch (Value.What) {
   case OpenPolicy::When::Auto:
     return "auto";
-  case OpenPolicy::When::Queued:
-    return "queued";
+  case OpenPolicy::When::Waited:
+    return "waited";
   case OpenPolicy::When::Now:
     return "now";
   case OpenPolicy::When::After:

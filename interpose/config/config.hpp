@@ -50,16 +50,17 @@ inline constexpr std::array<std::string_view, 3> ChunkPolicyNames = {"auto", "of
 enum class OverlapPolicy { Auto, Always, Off };
 inline constexpr std::array<std::string_view, 3> OverlapPolicyNames = {"auto", "always", "off"};
 
-// When a context opens the devices it splits across beyond the app's own (LIBSPLIT_OPEN): auto
+// When a context opens the devices it splits across beyond the app's own (LIBSPLIT_OPEN): waited
 // = once the app has waited for its device a multiple of what creating its own context took (a
-// short run never pays for opening more devices); queued = auto, or once the launches it queued
+// short run never pays for opening more devices); auto = waited, or once the launches it queued
 // are predicted to take that long (opening in the background, the app's launches held while the
-// app's device has work enough queued); now = when the app creates the context; after = once
-// it has waited Seconds.
+// app's device has work enough queued: an app that queues every launch and waits once at its
+// end waits too late); now = when the app creates the context; after = once it has waited
+// Seconds.
 struct OpenPolicy {
-  enum class When { Auto, Queued, Now, After };
-  // Auto and Queued: the cost-driven ways.
-  bool automatic() const { return What == When::Auto || What == When::Queued; }
+  enum class When { Auto, Waited, Now, After };
+  // Auto and Waited: the cost-driven ways.
+  bool automatic() const { return What == When::Auto || What == When::Waited; }
   When What = When::Auto;
   double Seconds = 0.0; // After only
   bool operator==(const OpenPolicy &Other) const {

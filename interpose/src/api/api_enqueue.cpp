@@ -889,7 +889,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   if (RT.timeline().enabled())
     R.Called = Timeline::Call{callingThreadTrack(), std::chrono::steady_clock::now()};
   // What the launch is predicted to run on the app's device, from its kernel's first launch
-  // (LIBSPLIT_OPEN=queued: the app's queued work opens the split devices), whichever way it goes.
+  // (LIBSPLIT_OPEN=auto: the app's queued work opens the split devices), whichever way it goes.
   const double Predicted = K->warmSecondsPerItem() * workItems(R);
   const auto noteQueued = [&](cl_int Result) {
     if (Result == CL_SUCCESS && Predicted > 0.0 && Q->context().splitDevices().size() < 2)

@@ -358,7 +358,7 @@ bool Context::openForLongLaunch(double PredictedSeconds) {
 }
 
 void Context::noteQueued(double PredictedSeconds, bool MayHold) {
-  if (Services.Launch.Settings.Open.What != config::OpenPolicy::When::Queued || !OpenInBackground ||
+  if (Services.Launch.Settings.Open.What != config::OpenPolicy::When::Auto || !OpenInBackground ||
       SplitExec.empty() || Opened.load(std::memory_order_acquire))
     return;
   using Clock = std::chrono::steady_clock;

@@ -127,7 +127,7 @@ public:
   // they are open or opening.
   bool openForLongLaunch(double PredictedSeconds);
   bool openingStarted() const { return OpeningStarted.load(std::memory_order_relaxed); }
-  // LIBSPLIT_OPEN=queued, where the split devices open in the background: a launch of the app's
+  // LIBSPLIT_OPEN=auto, where the split devices open in the background: a launch of the app's
   // queued (whichever way it runs), predicted to run PredictedSeconds on the app's device. They
   // open once the launches queued so far are predicted to take as long as the app would have to
   // wait for them (openAfterSeconds); while they open, with MayHold (a launch that waits for no
@@ -216,7 +216,7 @@ private:
   bool AwaitOpening = false; // set before Opener starts
   std::mutex OpenMutex;
   std::condition_variable OpenedChanged;
-  planner::QueueAhead Ahead; // LIBSPLIT_OPEN=queued; under OpenMutex
+  planner::QueueAhead Ahead; // LIBSPLIT_OPEN=auto; under OpenMutex
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
   std::mutex WatchedMutex;

@@ -132,7 +132,7 @@ public:
   }
   // The same measured by a chunk after the launch's first (which also pays for the kernel's
   // first use of the device); 0 where none ran: what its launches queued ahead of the app's
-  // device are predicted to take (LIBSPLIT_OPEN=queued).
+  // device are predicted to take (LIBSPLIT_OPEN=auto).
   double warmSecondsPerItem() const { return WarmSecondsPerItem.load(std::memory_order_relaxed); }
   void noteWarmSecondsPerItem(double Seconds) {
     WarmSecondsPerItem.store(Seconds, std::memory_order_relaxed);

@@ -1,4 +1,4 @@
-// An app that queues its launches far ahead of its device, as LIBSPLIT_OPEN=queued predicts it.
+// An app that queues its launches far ahead of its device, as LIBSPLIT_OPEN=auto predicts it.
 #include "libsplit/planner/queue_ahead.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// How far ahead of its device an app runs (LIBSPLIT_OPEN=queued): the launches it queued,
+// How far ahead of its device an app runs (LIBSPLIT_OPEN=auto): the launches it queued,
 // predicted one after the other on the device from when each was queued.
 #pragma once
 
