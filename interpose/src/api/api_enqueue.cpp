@@ -892,7 +892,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
   // (LIBSPLIT_OPEN=auto: the app's queued work opens the split devices), whichever way it goes.
   const double Predicted = K->warmSecondsPerItem() * workItems(R);
   const auto noteQueued = [&](cl_int Result) {
-    if (Result == CL_SUCCESS && Predicted > 0.0 && Q->context().splitDevices().size() < 2)
+    if (Result == CL_SUCCESS && Predicted > 0.0)
       Q->context().noteQueued(Predicted, NumWait == 0);
     return Result;
   };

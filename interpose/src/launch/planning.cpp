@@ -17,10 +17,10 @@ planner::Decision GuardSlot::decide(double Work, const std::optional<planner::Pr
   if (!Alternate) {
     if (!RunCredit)
       return Guard.decide(Work, Bytes);
-    Guard.creditExpectedRun(RunCredit->load(std::memory_order_relaxed));
+    Guard.creditExpectedRun(std::max(RunCredit->load(std::memory_order_relaxed), 0.0));
     planner::Decision D = Guard.decide(Work, Bytes);
     if (Guard.spentRunCredit())
-      RunCredit->store(0.0, std::memory_order_relaxed);
+      RunCredit->store(-1.0, std::memory_order_relaxed);
     return D;
   }
   planner::Decision D;
@@ -110,8 +110,9 @@ void LaunchPlanner::startTuning(const std::string &Directory, const std::string 
     for (const planner::SavedWait &W : Loaded.Waits) {
       SavedWaits[W.AppDevice] = W;
       // Not where a run that opened the split devices for such a wait split nothing.
-      if (!W.SplitNothing && W.Seconds > 0.0)
-        RunCredits[W.AppDevice] = std::make_shared<std::atomic<double>>(W.Seconds);
+      // (Negative: spent, for this run: no work queued funds a spread either.)
+      RunCredits[W.AppDevice] =
+          std::make_shared<std::atomic<double>>(W.SplitNothing ? -1.0 : std::max(W.Seconds, 0.0));
     }
     if (!Seeds.empty())
       Log.info("warm start: ", Seeds.size(), " kernels' split decisions from ", Directory);
@@ -133,6 +134,26 @@ void LaunchPlanner::noteWaited(std::size_t AppDevice, double Seconds, std::uint6
     Most.Seconds = Seconds;
     Most.Launches = Launches;
   }
+}
+
+std::shared_ptr<std::atomic<double>> &LaunchPlanner::runCreditLocked(std::size_t AppDevice) {
+  std::shared_ptr<std::atomic<double>> &Credit = RunCredits[AppDevice];
+  if (!Credit)
+    Credit = std::make_shared<std::atomic<double>>(0.0);
+  return Credit;
+}
+
+void LaunchPlanner::creditCommittedWork(std::size_t AppDevice, double Seconds) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::atomic<double> &Credit = *runCreditLocked(AppDevice);
+  const double Now = Credit.load(std::memory_order_relaxed);
+  if (Now >= 0.0 && Seconds > Now)
+    Credit.store(Seconds, std::memory_order_relaxed);
+}
+
+double LaunchPlanner::runCredit(std::size_t AppDevice) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return std::max(runCreditLocked(AppDevice)->load(std::memory_order_relaxed), 0.0);
 }
 
 void LaunchPlanner::noteOpenedForWait(std::size_t AppDevice) {
@@ -194,9 +215,7 @@ std::shared_ptr<GuardSlot> LaunchPlanner::guardFor(const std::string &Kernel,
   std::lock_guard<std::mutex> Lock(Mutex);
   std::shared_ptr<GuardSlot> &Slot = Guards[{Kernel, AppDevice}];
   if (!Slot) {
-    auto Credit = RunCredits.find(AppDevice);
-    Slot = std::make_shared<GuardSlot>(Alternate,
-                                       Credit == RunCredits.end() ? nullptr : Credit->second);
+    Slot = std::make_shared<GuardSlot>(Alternate, runCreditLocked(AppDevice));
     if (auto Seed = Seeds.find({Kernel, AppDevice}); Seed != Seeds.end())
       Slot->seed(Seed->second);
   }

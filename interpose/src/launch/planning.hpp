@@ -24,8 +24,10 @@ namespace libsplit {
 class GuardSlot {
 public:
   // Alternate: LIBSPLIT_SPLIT=alternate, split and whole launches in turn instead of the guard.
-  // RunCredit: the seconds of an earlier run that the app's kernels' spreads may count
-  // (planner::SplitGuard::creditExpectedRun), shared by them and spent by the first that needs it.
+  // RunCredit: the seconds of run that the app's kernels' spreads may count beyond the run so
+  // far (planner::SplitGuard::creditExpectedRun): an earlier run's, or the work this run has
+  // queued ahead of its device; shared by them and spent, for the run, by the first that needs
+  // it (then negative).
   explicit GuardSlot(bool Alternate = false,
                      std::shared_ptr<std::atomic<double>> RunCredit = nullptr)
       : Alternate(Alternate), RunCredit(std::move(RunCredit)) {}
@@ -89,6 +91,13 @@ public:
   planner::SavedWait savedWaitFrom(std::size_t AppDevice);
   void noteWaited(std::size_t AppDevice, double Seconds, std::uint64_t Launches);
   void noteOpenedForWait(std::size_t AppDevice);
+  // The work the app has queued on AppDevice and that has not run yet, predicted: seconds the
+  // run lasts at least, that its kernels' spreads may count (GuardSlot's RunCredit) where no
+  // spread spent such a credit in this run yet, and where the warm start does not say that an
+  // earlier run opened the split devices for its wait and split nothing.
+  void creditCommittedWork(std::size_t AppDevice, double Seconds);
+  // The seconds a spread of a kernel launched from AppDevice may count now (0 once spent).
+  double runCredit(std::size_t AppDevice);
 
 private:
   std::mutex Mutex;
@@ -100,8 +109,10 @@ private:
   std::string TuningDirectory, DeviceSignature;
   std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Seeds;
   std::map<std::size_t, planner::SavedWait> SavedWaits, Waited; // by app device
-  // By app device: what an earlier run waited for it, for its kernels' spreads (GuardSlot).
+  // By app device: what an earlier run waited for it, or the work queued ahead of it, for its
+  // kernels' spreads (GuardSlot); made with the first guard or credit.
   std::map<std::size_t, std::shared_ptr<std::atomic<double>>> RunCredits;
+  std::shared_ptr<std::atomic<double>> &runCreditLocked(std::size_t AppDevice);
   std::set<std::size_t> OpenedForWait;
   std::map<std::pair<std::string, std::size_t>, std::shared_ptr<GuardSlot>> Guards;
 };

@@ -359,14 +359,22 @@ bool Context::openForLongLaunch(double PredictedSeconds) {
 
 void Context::noteQueued(double PredictedSeconds, bool MayHold) {
   if (Services.Launch.Settings.Open.What != config::OpenPolicy::When::Auto || !OpenInBackground ||
-      SplitExec.empty() || Opened.load(std::memory_order_acquire))
+      SplitExec.empty())
     return;
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::time_point T) {
     return std::chrono::duration<double>(T.time_since_epoch()).count();
   };
   std::unique_lock<std::mutex> Lock(OpenMutex);
-  Ahead.queued(seconds(Clock::now()), PredictedSeconds);
+  const double Now = seconds(Clock::now());
+  Ahead.queued(Now, PredictedSeconds);
+  // Work queued and not run yet is run time to come, certain: a spread may count it beside the
+  // run so far, as an earlier run's length (a first run of a stencil that queues every launch
+  // and waits once at its end is otherwise over before its spread fits the budget).
+  if (OpeningStarted.load(std::memory_order_relaxed))
+    Services.Launch.Planner.creditCommittedWork(primary().Index, Ahead.committed(Now));
+  if (Opened.load(std::memory_order_acquire))
+    return;
   if (Ahead.total() >= OpenAfterSeconds && !OpeningStarted.exchange(true)) {
     Services.Launch.Log.debug(config::DebugCategory::Split,
                               "opening the split devices: the launches queued are predicted to "

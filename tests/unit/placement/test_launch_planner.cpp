@@ -92,5 +92,36 @@ TEST_CASE("a wait is saved with its launches, and a run opened for it that split
   LaunchPlanner Fourth(configWith({}));
   Fourth.startTuning(Directory.string(), "gpu;gpu;", Log);
   CHECK(Fourth.savedWaitFrom(0).SplitNothing);
+  // Nor does work it queues fund a spread: such a run is not tried again.
+  Fourth.creditCommittedWork(0, 3.0);
+  CHECK(Fourth.runCredit(0) == 0.0);
   std::filesystem::remove_all(Directory);
+}
+
+TEST_CASE("work queued ahead of the app's device funds one spread in the run", "[planner][warm]") {
+  LaunchPlanner Planner(configWith({}));
+  CHECK(Planner.runCredit(0) == 0.0);
+  Planner.creditCommittedWork(0, 0.5);
+  Planner.creditCommittedWork(0, 0.3); // some of it ran meanwhile: the most seen is kept
+  CHECK(Planner.runCredit(0) == 0.5);
+  CHECK(Planner.runCredit(1) == 0.0); // another app device's queue is its own
+  // A stencil's 512 MiB grid, whose spread there and back fits SpreadBudget of the run expected
+  // (5 s queued) but not of the run so far (64 launches of 1 ms): it spreads at a probe check
+  // with the credit, never without, and spends the credit for the run.
+  const planner::PricedBytes Grid{536870912.0, 0.0, 0.5};
+  const auto spreadsWithin64 = [&Grid](GuardSlot &Guard) {
+    for (int I = 0; I < 64; ++I) {
+      const planner::Decision D = Guard.decide(1e8, Grid);
+      if (D.Spreads)
+        return true;
+      Guard.observe(D.Launch, 1e8, 1e-3);
+    }
+    return false;
+  };
+  CHECK_FALSE(spreadsWithin64(*Planner.guardFor("stencil@1", 0)));
+  Planner.creditCommittedWork(0, 5.0);
+  CHECK(spreadsWithin64(*Planner.guardFor("stencil@2", 0)));
+  CHECK(Planner.runCredit(0) == 0.0);
+  Planner.creditCommittedWork(0, 6.0); // spent: more work queued does not fund another
+  CHECK(Planner.runCredit(0) == 0.0);
 }
