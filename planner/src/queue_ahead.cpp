@@ -10,8 +10,6 @@ void QueueAhead::queued(double Now, double Seconds) {
   Total += Seconds;
 }
 
-double QueueAhead::committed(double Now) const { return std::max(BusyUntil - Now, 0.0); }
-
 double QueueAhead::holdUntil(double Now) const { return std::max(Now, BusyUntil - HoldAhead); }
 
 } // namespace libsplit::planner

@@ -7,6 +7,13 @@
 
 namespace libsplit {
 
+double RunCredit::beyond(double KernelSeconds) const {
+  if (Spent.load(std::memory_order_relaxed))
+    return 0.0;
+  return std::max({EarlierRun.load(std::memory_order_relaxed),
+                   Queued.load(std::memory_order_relaxed) - KernelSeconds, 0.0});
+}
+
 bool GuardSlot::needsPrice() {
   std::lock_guard<std::mutex> Lock(Mutex);
   return !Alternate && Guard.needsPrice();
@@ -15,12 +22,12 @@ bool GuardSlot::needsPrice() {
 planner::Decision GuardSlot::decide(double Work, const std::optional<planner::PricedBytes> &Bytes) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!Alternate) {
-    if (!RunCredit)
+    if (!Credit)
       return Guard.decide(Work, Bytes);
-    Guard.creditExpectedRun(std::max(RunCredit->load(std::memory_order_relaxed), 0.0));
+    Guard.creditExpectedRun(Credit->beyond(Guard.secondsSinceProbe()));
     planner::Decision D = Guard.decide(Work, Bytes);
     if (Guard.spentRunCredit())
-      RunCredit->store(-1.0, std::memory_order_relaxed);
+      Credit->Spent.store(true, std::memory_order_relaxed);
     return D;
   }
   planner::Decision D;
@@ -110,9 +117,10 @@ void LaunchPlanner::startTuning(const std::string &Directory, const std::string 
     for (const planner::SavedWait &W : Loaded.Waits) {
       SavedWaits[W.AppDevice] = W;
       // Not where a run that opened the split devices for such a wait split nothing.
-      // (Negative: spent, for this run: no work queued funds a spread either.)
-      RunCredits[W.AppDevice] =
-          std::make_shared<std::atomic<double>>(W.SplitNothing ? -1.0 : std::max(W.Seconds, 0.0));
+      // (Spent, for this run: no work queued funds a spread either.)
+      const std::shared_ptr<RunCredit> &Credit = runCreditLocked(W.AppDevice);
+      Credit->EarlierRun.store(std::max(W.Seconds, 0.0), std::memory_order_relaxed);
+      Credit->Spent.store(W.SplitNothing, std::memory_order_relaxed);
     }
     if (!Seeds.empty())
       Log.info("warm start: ", Seeds.size(), " kernels' split decisions from ", Directory);
@@ -136,24 +144,23 @@ void LaunchPlanner::noteWaited(std::size_t AppDevice, double Seconds, std::uint6
   }
 }
 
-std::shared_ptr<std::atomic<double>> &LaunchPlanner::runCreditLocked(std::size_t AppDevice) {
-  std::shared_ptr<std::atomic<double>> &Credit = RunCredits[AppDevice];
+const std::shared_ptr<RunCredit> &LaunchPlanner::runCreditLocked(std::size_t AppDevice) {
+  std::shared_ptr<RunCredit> &Credit = RunCredits[AppDevice];
   if (!Credit)
-    Credit = std::make_shared<std::atomic<double>>(0.0);
+    Credit = std::make_shared<RunCredit>();
   return Credit;
 }
 
-void LaunchPlanner::creditCommittedWork(std::size_t AppDevice, double Seconds) {
+void LaunchPlanner::creditQueuedWork(std::size_t AppDevice, double Seconds) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  std::atomic<double> &Credit = *runCreditLocked(AppDevice);
-  const double Now = Credit.load(std::memory_order_relaxed);
-  if (Now >= 0.0 && Seconds > Now)
-    Credit.store(Seconds, std::memory_order_relaxed);
+  std::atomic<double> &Queued = runCreditLocked(AppDevice)->Queued;
+  if (Seconds > Queued.load(std::memory_order_relaxed))
+    Queued.store(Seconds, std::memory_order_relaxed);
 }
 
-double LaunchPlanner::runCredit(std::size_t AppDevice) {
+double LaunchPlanner::runCredit(std::size_t AppDevice, double KernelSeconds) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  return std::max(runCreditLocked(AppDevice)->load(std::memory_order_relaxed), 0.0);
+  return runCreditLocked(AppDevice)->beyond(KernelSeconds);
 }
 
 void LaunchPlanner::noteOpenedForWait(std::size_t AppDevice) {

@@ -19,18 +19,29 @@
 
 namespace libsplit {
 
+// What the spreads of an app device's kernels may count beyond each kernel's own time since its
+// last probe (planner::SplitGuard::creditExpectedRun): shared by those kernels and spent, for the
+// run, by the first spread that needs it.
+struct RunCredit {
+  // How long an earlier run of the app waited for its device (the warm start): a run expected,
+  // counted beside the kernel's own time.
+  std::atomic<double> EarlierRun{0.0};
+  // The work the app has queued on its device since it began, every kernel's, predicted: the run
+  // so far and what of it is still to run, of which the kernel's own time is a part.
+  std::atomic<double> Queued{0.0};
+  std::atomic<bool> Spent{false};
+  // The credit of a kernel whose own time since its last probe is KernelSeconds.
+  double beyond(double KernelSeconds) const;
+};
+
 // One kernel's guard and its lock (launches decide on executor threads, and are measured on
 // whichever thread completes them).
 class GuardSlot {
 public:
   // Alternate: LIBSPLIT_SPLIT=alternate, split and whole launches in turn instead of the guard.
-  // RunCredit: the seconds of run that the app's kernels' spreads may count beyond the run so
-  // far (planner::SplitGuard::creditExpectedRun): an earlier run's, or the work this run has
-  // queued ahead of its device; shared by them and spent, for the run, by the first that needs
-  // it (then negative).
-  explicit GuardSlot(bool Alternate = false,
-                     std::shared_ptr<std::atomic<double>> RunCredit = nullptr)
-      : Alternate(Alternate), RunCredit(std::move(RunCredit)) {}
+  // Credit: the app device's RunCredit, or none.
+  explicit GuardSlot(bool Alternate = false, std::shared_ptr<RunCredit> Credit = nullptr)
+      : Alternate(Alternate), Credit(std::move(Credit)) {}
   bool needsPrice();
   planner::Decision decide(double Work, const std::optional<planner::PricedBytes> &Bytes);
   void observe(const planner::Ticket &Launch, double Work, double Seconds);
@@ -52,7 +63,7 @@ private:
   planner::SplitGuard Guard;
   bool Alternate;
   bool NextSplits = true;
-  std::shared_ptr<std::atomic<double>> RunCredit;
+  std::shared_ptr<RunCredit> Credit;
 };
 
 class LaunchPlanner {
@@ -91,13 +102,14 @@ public:
   planner::SavedWait savedWaitFrom(std::size_t AppDevice);
   void noteWaited(std::size_t AppDevice, double Seconds, std::uint64_t Launches);
   void noteOpenedForWait(std::size_t AppDevice);
-  // The work the app has queued on AppDevice and that has not run yet, predicted: seconds the
-  // run lasts at least, that its kernels' spreads may count (GuardSlot's RunCredit) where no
-  // spread spent such a credit in this run yet, and where the warm start does not say that an
-  // earlier run opened the split devices for its wait and split nothing.
-  void creditCommittedWork(std::size_t AppDevice, double Seconds);
-  // The seconds a spread of a kernel launched from AppDevice may count now (0 once spent).
-  double runCredit(std::size_t AppDevice);
+  // The work the app has queued on AppDevice since it began, predicted (RunCredit::Queued): the
+  // run so far and to come, that its kernels' spreads may count where no spread spent the
+  // credit in this run yet, and where the warm start does not say that an earlier run opened
+  // the split devices for its wait and split nothing.
+  void creditQueuedWork(std::size_t AppDevice, double Seconds);
+  // The seconds a spread of a kernel launched from AppDevice, with KernelSeconds of its own
+  // since its last probe, may count now beyond them (0 once spent).
+  double runCredit(std::size_t AppDevice, double KernelSeconds = 0.0);
 
 private:
   std::mutex Mutex;
@@ -109,10 +121,9 @@ private:
   std::string TuningDirectory, DeviceSignature;
   std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Seeds;
   std::map<std::size_t, planner::SavedWait> SavedWaits, Waited; // by app device
-  // By app device: what an earlier run waited for it, or the work queued ahead of it, for its
-  // kernels' spreads (GuardSlot); made with the first guard or credit.
-  std::map<std::size_t, std::shared_ptr<std::atomic<double>>> RunCredits;
-  std::shared_ptr<std::atomic<double>> &runCreditLocked(std::size_t AppDevice);
+  // By app device: its kernels' spreads' credit (GuardSlot); made with the first guard or credit.
+  std::map<std::size_t, std::shared_ptr<RunCredit>> RunCredits;
+  const std::shared_ptr<RunCredit> &runCreditLocked(std::size_t AppDevice);
   std::set<std::size_t> OpenedForWait;
   std::map<std::pair<std::string, std::size_t>, std::shared_ptr<GuardSlot>> Guards;
 };

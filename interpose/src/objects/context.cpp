@@ -368,11 +368,12 @@ void Context::noteQueued(double PredictedSeconds, bool MayHold) {
   std::unique_lock<std::mutex> Lock(OpenMutex);
   const double Now = seconds(Clock::now());
   Ahead.queued(Now, PredictedSeconds);
-  // Work queued and not run yet is run time to come, certain: a spread may count it beside the
-  // run so far, as an earlier run's length (a first run of a stencil that queues every launch
-  // and waits once at its end is otherwise over before its spread fits the budget).
+  // The work the app queued, every kernel's, is the run so far and run time to come, certain: a
+  // spread may count it rather than its own kernel's launches alone (a first run of a stencil
+  // that queues every launch and waits once at its end is otherwise over before the spread its
+  // kernels share fits the budget of one of them).
   if (OpeningStarted.load(std::memory_order_relaxed))
-    Services.Launch.Planner.creditCommittedWork(primary().Index, Ahead.committed(Now));
+    Services.Launch.Planner.creditQueuedWork(primary().Index, Ahead.total());
   if (Opened.load(std::memory_order_acquire))
     return;
   if (Ahead.total() >= OpenAfterSeconds && !OpeningStarted.exchange(true)) {

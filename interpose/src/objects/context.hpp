@@ -133,8 +133,8 @@ public:
   // wait for them (openAfterSeconds); while they open, with MayHold (a launch that waits for no
   // event: it starts once what was queued before it ran), this returns only once the app's
   // device has less than planner::QueueAhead's hold of work left, so that the launches after it
-  // can go to them. Once they open or are opening, the work queued and not run yet is credited
-  // to the kernels' spreads (LaunchPlanner::creditCommittedWork).
+  // can go to them. Once they open or are opening, the work queued is credited to the kernels'
+  // spreads (LaunchPlanner::creditQueuedWork).
   void noteQueued(double PredictedSeconds, bool MayHold);
   // The app's kernel launches so far (saved with the wait: how long its launches were).
   void countLaunch() { Launches.fetch_add(1, std::memory_order_relaxed); }

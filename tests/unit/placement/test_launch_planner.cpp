@@ -93,21 +93,24 @@ TEST_CASE("a wait is saved with its launches, and a run opened for it that split
   Fourth.startTuning(Directory.string(), "gpu;gpu;", Log);
   CHECK(Fourth.savedWaitFrom(0).SplitNothing);
   // Nor does work it queues fund a spread: such a run is not tried again.
-  Fourth.creditCommittedWork(0, 3.0);
+  Fourth.creditQueuedWork(0, 3.0);
   CHECK(Fourth.runCredit(0) == 0.0);
   std::filesystem::remove_all(Directory);
 }
 
-TEST_CASE("work queued ahead of the app's device funds one spread in the run", "[planner][warm]") {
+TEST_CASE("the work an app queued funds one spread in the run", "[planner][warm]") {
   LaunchPlanner Planner(configWith({}));
   CHECK(Planner.runCredit(0) == 0.0);
-  Planner.creditCommittedWork(0, 0.5);
-  Planner.creditCommittedWork(0, 0.3); // some of it ran meanwhile: the most seen is kept
+  Planner.creditQueuedWork(0, 0.5);
+  Planner.creditQueuedWork(0, 0.3); // a total seen before: the most is kept
   CHECK(Planner.runCredit(0) == 0.5);
   CHECK(Planner.runCredit(1) == 0.0); // another app device's queue is its own
-  // A stencil's 512 MiB grid, whose spread there and back fits SpreadBudget of the run expected
-  // (5 s queued) but not of the run so far (64 launches of 1 ms): it spreads at a probe check
-  // with the credit, never without, and spends the credit for the run.
+  // The kernel's own launches are part of that work: counted once.
+  CHECK(Planner.runCredit(0, 0.2) == Approx(0.3));
+  CHECK(Planner.runCredit(0, 0.7) == 0.0);
+  // A stencil's 512 MiB grid, whose spread there and back fits SpreadBudget of the app's run
+  // (5 s queued, both kernels') but not of this kernel's own launches so far (64 of 1 ms): it
+  // spreads at a probe check with the credit, never without, and spends the credit for the run.
   const planner::PricedBytes Grid{536870912.0, 0.0, 0.5};
   const auto spreadsWithin64 = [&Grid](GuardSlot &Guard) {
     for (int I = 0; I < 64; ++I) {
@@ -119,9 +122,9 @@ TEST_CASE("work queued ahead of the app's device funds one spread in the run", "
     return false;
   };
   CHECK_FALSE(spreadsWithin64(*Planner.guardFor("stencil@1", 0)));
-  Planner.creditCommittedWork(0, 5.0);
+  Planner.creditQueuedWork(0, 5.0);
   CHECK(spreadsWithin64(*Planner.guardFor("stencil@2", 0)));
   CHECK(Planner.runCredit(0) == 0.0);
-  Planner.creditCommittedWork(0, 6.0); // spent: more work queued does not fund another
+  Planner.creditQueuedWork(0, 6.0); // spent: more work queued does not fund another
   CHECK(Planner.runCredit(0) == 0.0);
 }

@@ -13,9 +13,6 @@ public:
   void queued(double Now, double Seconds);
   // The predicted seconds of every launch queued so far: how long the run is at least.
   double total() const { return Total; }
-  // The predicted seconds of work queued and not yet run at Now: how much longer the run lasts
-  // at least.
-  double committed(double Now) const;
   // When the app's next launch may be queued: Now where its device has less than HoldAhead of
   // predicted work left, else the moment it will have.
   double holdUntil(double Now) const;

@@ -189,6 +189,9 @@ public:
   // caller's pool of it, shared by the app's kernels, is then spent).
   void creditExpectedRun(double Seconds) { RunCredit = Seconds; }
   bool spentRunCredit() const { return RunCreditSpent; }
+  // The predicted seconds of this kernel's launches since its last probe (or switch): the run
+  // so far that its probes' budgets are fractions of.
+  double secondsSinceProbe() const { return SecondsSinceProbe; }
   std::uint64_t launches(Mode M) const { return M == Mode::Split ? SplitLaunches : WholeLaunches; }
   // Seconds the launches of this kernel took beyond what the cheaper way was predicted to take
   // (probes and first launches included): the cost of deciding.
