@@ -329,7 +329,11 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     const bool PriceNext = !Affordable && (!Priceable || SpreadUnpriced) && Here && !Bytes &&
                            Other == Mode::Split && SplitNeverRan;
     if (!PriceNext) {
-      ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
+      // A check blind to the current way's time (none came back yet: an app queues about a
+      // second of launches ahead of NVIDIA's GPU) is no probe refused: its interval stays (a
+      // 1000-step stencil's checks had backed off to a thousand launches by the first time).
+      if (Here)
+        ProbeInterval = std::min(ProbeInterval * 2, Settings.MaxProbeInterval);
       NextProbeCheck = LaunchesSinceProbe + ProbeInterval;
       // A spread waiting for its budget alone is asked again once the budget should cover it, not
       // a doubled interval later (up to a thousand launches: most of a stencil's run).

@@ -518,7 +518,53 @@ Run runGridSpread(double ColdSplit, double WarmSplit, double RunCredit = 0.0,
   return run(Guard, S, repeated(1e8, Launches));
 }
 
+// The same stencil, each launch's time coming back Lag launches after it was decided (an app that
+// queues about a second of launches ahead of its GPU): the guard decides blind until then.
+Run runGridSpreadLagged(double RunCredit, std::size_t Lag, int Launches) {
+  SplitGuard Guard;
+  Guard.creditExpectedRun(RunCredit);
+  const PricedBytes Bytes{GridBytes, 0.0, 0.5};
+  struct Pending {
+    std::size_t Due;
+    Ticket Launch;
+    double Seconds;
+  };
+  std::deque<Pending> Times;
+  Run R;
+  for (std::size_t I = 0; I < static_cast<std::size_t>(Launches); ++I) {
+    for (; !Times.empty() && Times.front().Due <= I; Times.pop_front()) {
+      Guard.observe(Times.front().Launch, 1e8, Times.front().Seconds);
+      if (Times.front().Launch.Run == Mode::Split)
+        Guard.observeInferredWhole(1e8, 1e-3);
+    }
+    const Decision D = Guard.decide(1e8, Guard.needsPrice() ? std::optional(Bytes) : std::nullopt);
+    const double Seconds = D.Launch.Run == Mode::Split
+                               ? (D.Launch.Cold ? 0.55e-3 + GridSpread : 0.55e-3)
+                               : 1e-3;
+    if (D.Launch.Measured)
+      Times.push_back({I + Lag, D.Launch, Seconds});
+    R.Seconds += Seconds;
+    R.AllWhole += 1e-3;
+    ++(D.Launch.Run == Mode::Split ? R.Split : R.Whole);
+    R.Modes.push_back(D.Launch.Run);
+  }
+  return R;
+}
+
 } // namespace
+
+TEST_CASE("a guard whose launches' times come back late checks for a probe as often meanwhile",
+          "[planner][guard]") {
+  // The stencil after a run that funds its spread, its whole launches' times 520 launches late:
+  // the checks before the first time came priced nothing and back off no further, so the spread
+  // comes at the first check after it. (Doubled each time, the checks had reached a 256-launch
+  // interval by then, the last blind one at launch 502, and the spread waited until about launch
+  // 1,020: on two H200s, a 3000-step jacobi-2d's first run spread at step 1,013.)
+  const Run R = runGridSpreadLagged(4.5, 520, 2000);
+  const auto First = std::find(R.Modes.begin(), R.Modes.end(), Mode::Split) - R.Modes.begin();
+  CHECK(First >= 520);
+  CHECK(First <= 560);
+}
 
 TEST_CASE("a large stencil whose grid must first spread splits once the run has paid for it",
           "[planner][guard]") {
