@@ -538,9 +538,8 @@ Run runGridSpreadLagged(double RunCredit, std::size_t Lag, int Launches) {
         Guard.observeInferredWhole(1e8, 1e-3);
     }
     const Decision D = Guard.decide(1e8, Guard.needsPrice() ? std::optional(Bytes) : std::nullopt);
-    const double Seconds = D.Launch.Run == Mode::Split
-                               ? (D.Launch.Cold ? 0.55e-3 + GridSpread : 0.55e-3)
-                               : 1e-3;
+    const double Seconds =
+        D.Launch.Run == Mode::Split ? (D.Launch.Cold ? 0.55e-3 + GridSpread : 0.55e-3) : 1e-3;
     if (D.Launch.Measured)
       Times.push_back({I + Lag, D.Launch, Seconds});
     R.Seconds += Seconds;
