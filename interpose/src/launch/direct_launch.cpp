@@ -34,7 +34,8 @@ void countedUntimed(const Queue &Q, const Kernel &K, const ExecDevice &Device, b
   if (Settled)
     Recorder.countUntimed(K.name(), Device.Name, GuardedWholeReason);
   else if (C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen())
-    Recorder.countUntimedNotOpen(K.name(), Device.Name, C.openAfterSeconds(), C.waitedSeconds());
+    Recorder.countUntimedNotOpen(K.name(), Device.Name, C.openAfterSeconds(), C.waitedSeconds(),
+                                 C.queuedSeconds());
   else
     Recorder.countUntimed(K.name(), Device.Name, FewerThanTwoReason);
 }

@@ -360,7 +360,8 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
       return L.unsplit(FewerThanTwoReason);
     // What the summary says of it: how far the run was from opening them.
     return L.unsplit(S.Recorder.wanted()
-                         ? RunRecorder::notOpenYet(C.openAfterSeconds(), C.waitedSeconds())
+                         ? RunRecorder::notOpenYet(C.openAfterSeconds(), C.waitedSeconds(),
+                                                   C.queuedSeconds())
                          : RunRecorder::notOpenYet());
   }
   if (!Facts)

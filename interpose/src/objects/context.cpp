@@ -368,6 +368,7 @@ void Context::noteQueued(double PredictedSeconds, bool MayHold) {
   std::unique_lock<std::mutex> Lock(OpenMutex);
   const double Now = seconds(Clock::now());
   Ahead.queued(Now, PredictedSeconds);
+  QueuedSeconds.store(Ahead.total(), std::memory_order_relaxed);
   // The work the app queued, every kernel's, is the run so far and run time to come, certain: a
   // spread may count it rather than its own kernel's launches alone (a first run of a stencil
   // that queues every launch and waits once at its end is otherwise over before the spread its

@@ -142,6 +142,9 @@ public:
   double openAfterSeconds() const { return OpenAfterSeconds; }
   // How long the app has waited for its devices so far (what openAfterSeconds is set against).
   double waitedSeconds() const;
+  // The work its launches queued so far are predicted to take, where that opens the split
+  // devices too (LIBSPLIT_OPEN=auto, opening in the background); negative elsewhere.
+  double queuedSeconds() const { return QueuedSeconds.load(std::memory_order_relaxed); }
   // The split devices may open while a launch runs (on another thread, beside it).
   bool opensInBackground() const { return OpenInBackground; }
   // Whether its launches may run in chunks while its split devices open (LIBSPLIT_CHUNK auto,
@@ -218,6 +221,7 @@ private:
   std::mutex OpenMutex;
   std::condition_variable OpenedChanged;
   planner::QueueAhead Ahead; // LIBSPLIT_OPEN=auto; under OpenMutex
+  std::atomic<double> QueuedSeconds{-1.0}; // Ahead's total, read without the lock
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
   std::mutex WatchedMutex;

@@ -55,7 +55,7 @@ void RunRecorder::record(const LaunchRecord &L) {
   K.ChunkedLaunches += L.Purpose == "chunked" ? 1 : 0;
   if (!L.Split && !L.Unsplit.empty()) {
     K.Unsplit = L.Unsplit;
-    K.NotOpenAfter = K.NotOpenWaited = -1.0;
+    K.NotOpenAfter = K.NotOpenWaited = K.NotOpenQueued = -1.0;
   }
   K.MakespanSum += L.MakespanSeconds;
   K.Devices.clear();
@@ -125,7 +125,8 @@ void RunRecorder::countUntimed(const std::string &Kernel, const std::string &Dev
 }
 
 void RunRecorder::countUntimedNotOpen(const std::string &Kernel, const std::string &Device,
-                                      double OpenAfterSeconds, double WaitedSeconds) {
+                                      double OpenAfterSeconds, double WaitedSeconds,
+                                      double QueuedSeconds) {
   if (!WantSummary)
     return;
   std::lock_guard<std::mutex> Lock(Mutex);
@@ -133,14 +134,19 @@ void RunRecorder::countUntimedNotOpen(const std::string &Kernel, const std::stri
   K.Unsplit.clear();
   K.NotOpenAfter = OpenAfterSeconds;
   K.NotOpenWaited = WaitedSeconds;
+  K.NotOpenQueued = QueuedSeconds;
 }
 
-std::string RunRecorder::notOpenYet(double OpenAfterSeconds, double WaitedSeconds) {
+std::string RunRecorder::notOpenYet(double OpenAfterSeconds, double WaitedSeconds,
+                                    double QueuedSeconds) {
   if (OpenAfterSeconds < 0.0 && WaitedSeconds < 0.0)
     return "the split devices are not open yet (LIBSPLIT_OPEN)";
+  const bool Queued = QueuedSeconds >= 0.0;
   return "the split devices are not open yet (LIBSPLIT_OPEN: they open once the app has waited " +
-         formatFixed(OpenAfterSeconds, 3) + " s for its device; it had waited " +
-         formatFixed(WaitedSeconds, 3) + " s)";
+         formatFixed(OpenAfterSeconds, 3) + " s for its device" +
+         (Queued ? ", or its launches queued are predicted to take that long" : "") +
+         "; it had waited " + formatFixed(WaitedSeconds, 3) + " s" +
+         (Queued ? ", its launches queued " + formatFixed(QueuedSeconds, 3) + " s" : "") + ")";
 }
 
 void RunRecorder::countHostWrite(HostWrite Kind, std::uint64_t Bytes) {
@@ -198,7 +204,7 @@ std::string RunRecorder::summary() const {
         Out << ", last on D" << Index[K.Devices.front()];
       Out << ": "
           << (!K.Unsplit.empty()      ? K.Unsplit
-              : K.NotOpenAfter >= 0.0 ? notOpenYet(K.NotOpenAfter, K.NotOpenWaited)
+              : K.NotOpenAfter >= 0.0 ? notOpenYet(K.NotOpenAfter, K.NotOpenWaited, K.NotOpenQueued)
                                       : "?");
     } else {
       for (std::size_t I = 0; I < K.Devices.size(); ++I)

@@ -71,11 +71,15 @@ public:
   // summary says how far the run was from opening them (notOpenYet), formatted at exit rather
   // than at each launch.
   void countUntimedNotOpen(const std::string &Kernel, const std::string &Device,
-                           double OpenAfterSeconds, double WaitedSeconds);
+                           double OpenAfterSeconds, double WaitedSeconds,
+                           double QueuedSeconds = -1.0);
   // Why a launch ran whole while the split devices were planned but not open: they open once
-  // the app has waited OpenAfterSeconds for its device, it had waited WaitedSeconds (the
-  // words of the summary and the trace; without the numbers where both are negative).
-  static std::string notOpenYet(double OpenAfterSeconds = -1.0, double WaitedSeconds = -1.0);
+  // the app has waited OpenAfterSeconds for its device (or, where QueuedSeconds is not
+  // negative, once its launches queued are predicted to take that long), it had waited
+  // WaitedSeconds and queued QueuedSeconds (the words of the summary and the trace; without the
+  // numbers where the first two are negative).
+  static std::string notOpenYet(double OpenAfterSeconds = -1.0, double WaitedSeconds = -1.0,
+                                double QueuedSeconds = -1.0);
 
   // Host writes (clEnqueueWriteBuffer[Rect], CL_MEM_COPY_HOST_PTR) by what LIBSPLIT_DEFER did.
   // ToAppDevice: LIBSPLIT_UPLOAD sent it to the app's device, straight from the app's memory.
@@ -104,7 +108,7 @@ private:
     std::uint64_t Untimed = 0; // of Launches, counted without a record (countUntimed)
     // Where the last launch was counted by countUntimedNotOpen (Unsplit then empty): the
     // opening's threshold and the app's waiting then.
-    double NotOpenAfter = -1.0, NotOpenWaited = -1.0;
+    double NotOpenAfter = -1.0, NotOpenWaited = -1.0, NotOpenQueued = -1.0;
   };
   // One more untimed launch of Kernel on Device (Mutex held): its totals.
   KernelTotals &countUntimedLocked(const std::string &Kernel, const std::string &Device);

@@ -74,6 +74,12 @@ TEST_CASE("launches counted while the split devices were not open say how far th
         std::string::npos);
   CHECK(libsplit::RunRecorder::notOpenYet() ==
         "the split devices are not open yet (LIBSPLIT_OPEN)");
+  // Where the work the app queued opens them too, it says how much it had queued.
+  Recorder.countUntimedNotOpen("copy", "gpu", 0.6, 0.25, 0.4);
+  CHECK(lineOf(Recorder.summary(), "copy")
+            .find("they open once the app has waited 0.600 s for its device, or its launches "
+                  "queued are predicted to take that long; it had waited 0.250 s, its launches "
+                  "queued 0.400 s)") != std::string::npos);
 }
 
 TEST_CASE("a run with every launch timed says nothing of untimed ones") {
