@@ -359,10 +359,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
     if (!NotOpenYet)
       return L.unsplit(FewerThanTwoReason);
     // What the summary says of it: how far the run was from opening them.
-    return L.unsplit(S.Recorder.wanted()
-                         ? RunRecorder::notOpenYet(C.openAfterSeconds(), C.waitedSeconds(),
-                                                   C.queuedSeconds())
-                         : RunRecorder::notOpenYet());
+    return L.unsplit(
+        S.Recorder.wanted()
+            ? RunRecorder::notOpenYet(C.openAfterSeconds(), C.waitedSeconds(), C.queuedSeconds())
+            : RunRecorder::notOpenYet());
   }
   if (!Facts)
     return L.unsplit(Why, true);
