@@ -220,7 +220,7 @@ private:
   bool AwaitOpening = false; // set before Opener starts
   std::mutex OpenMutex;
   std::condition_variable OpenedChanged;
-  planner::QueueAhead Ahead; // LIBSPLIT_OPEN=auto; under OpenMutex
+  planner::QueueAhead Ahead;               // LIBSPLIT_OPEN=auto; under OpenMutex
   std::atomic<double> QueuedSeconds{-1.0}; // Ahead's total, read without the lock
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
