@@ -65,7 +65,9 @@ std::string formatGuards(std::string_view DeviceSignature, const std::vector<Sav
             " " + formatPoints(G.Record.Split) + " " + formatPoints(G.Record.Whole) + "\n";
   for (const SavedWait &W : Waits)
     Text += "waited " + std::to_string(W.AppDevice) + " " + support::formatNumber(W.Seconds) + " " +
-            std::to_string(W.Launches) + (W.SplitNothing ? " split-nothing" : "") + "\n";
+            std::to_string(W.Launches) +
+            (W.Queued >= 0.0 ? " queued " + support::formatNumber(W.Queued) : "") +
+            (W.SplitNothing ? " split-nothing" : "") + "\n";
   return Text;
 }
 
@@ -109,12 +111,18 @@ GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
       std::string Seconds, Token;
       bool Good = (Fields >> W.AppDevice >> Seconds) && support::parseNumber(Seconds, W.Seconds) &&
                   std::isfinite(W.Seconds) && W.Seconds >= 0.0;
-      // Then the launches (a count), then split-nothing, each optional (older files have neither).
+      // Then the launches (a count), then queued and its seconds, then split-nothing, each
+      // optional (older files have none).
       bool SawLaunches = false;
       while (Good && (Fields >> Token)) {
+        std::string Queued;
         if (Token == "split-nothing" && !W.SplitNothing) {
           W.SplitNothing = true;
-        } else if (!SawLaunches && !W.SplitNothing && !Token.empty() && Token.size() < 20 &&
+        } else if (Token == "queued" && W.Queued < 0.0 && !W.SplitNothing) {
+          Good = (Fields >> Queued) && support::parseNumber(Queued, W.Queued) &&
+                 std::isfinite(W.Queued) && W.Queued >= 0.0;
+        } else if (!SawLaunches && !W.SplitNothing && W.Queued < 0.0 && !Token.empty() &&
+                   Token.size() < 20 &&
                    Token.find_first_not_of("0123456789") == std::string::npos) {
           W.Launches = std::stoull(Token);
           SawLaunches = true;
@@ -123,7 +131,8 @@ GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
         }
       }
       if (!Good)
-        return fail("expected 'waited <app device> <seconds> [<launches>] [split-nothing]'");
+        return fail("expected 'waited <app device> <seconds> [<launches>] [queued <seconds>] "
+                    "[split-nothing]'");
       Load.Waits.push_back(W);
       continue;
     }

@@ -156,6 +156,8 @@ void LaunchPlanner::creditQueuedWork(std::size_t AppDevice, double Seconds) {
   std::atomic<double> &Queued = runCreditLocked(AppDevice)->Queued;
   if (Seconds > Queued.load(std::memory_order_relaxed))
     Queued.store(Seconds, std::memory_order_relaxed);
+  double &Total = QueuedTotals[AppDevice];
+  Total = std::max(Total, Seconds);
 }
 
 double LaunchPlanner::runCredit(std::size_t AppDevice, double KernelSeconds) {
@@ -189,10 +191,18 @@ void LaunchPlanner::saveTuning(config::Logger &Log) {
   // opened the split devices for its wait alone and split nothing: the next runs keep them
   // closed for such a wait (an earlier run's verdict stands until one splits).
   std::map<std::size_t, planner::SavedWait> Waits = SavedWaits;
+  // (What an earlier run queued stays where this one's queued work never reached the opening's
+  // threshold.)
   for (const auto &[AppDevice, Wait] : Waited) {
     const bool Before = Waits.count(AppDevice) && Waits[AppDevice].SplitNothing;
+    const double QueuedBefore = Waits.count(AppDevice) ? Waits[AppDevice].Queued : -1.0;
     Waits[AppDevice] = Wait;
     Waits[AppDevice].SplitNothing = Before;
+    Waits[AppDevice].Queued = QueuedBefore;
+  }
+  for (const auto &[AppDevice, Total] : QueuedTotals) {
+    Waits[AppDevice].AppDevice = AppDevice;
+    Waits[AppDevice].Queued = Total;
   }
   for (std::size_t AppDevice : OpenedForWait)
     Waits[AppDevice].SplitNothing = true;

@@ -105,7 +105,8 @@ public:
   // The work the app has queued on AppDevice since it began, predicted (RunCredit::Queued): the
   // run so far and to come, that its kernels' spreads may count where no spread spent the
   // credit in this run yet, and where the warm start does not say that an earlier run opened
-  // the split devices for its wait and split nothing.
+  // the split devices for its wait and split nothing. Saved at exit with the wait
+  // (planner::SavedWait::Queued).
   void creditQueuedWork(std::size_t AppDevice, double Seconds);
   // The seconds a spread of a kernel launched from AppDevice, with KernelSeconds of its own
   // since its last probe, may count now beyond them (0 once spent).
@@ -121,6 +122,7 @@ private:
   std::string TuningDirectory, DeviceSignature;
   std::map<std::pair<std::string, std::size_t>, planner::GuardRecord> Seeds;
   std::map<std::size_t, planner::SavedWait> SavedWaits, Waited; // by app device
+  std::map<std::size_t, double> QueuedTotals;                   // by app device
   // By app device: its kernels' spreads' credit (GuardSlot); made with the first guard or credit.
   std::map<std::size_t, std::shared_ptr<RunCredit>> RunCredits;
   const std::shared_ptr<RunCredit> &runCreditLocked(std::size_t AppDevice);

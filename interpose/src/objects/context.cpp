@@ -254,6 +254,16 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   const bool SavedSplit = Planner.savedSplitFrom(AppIndex);
   const planner::SavedWait Saved = Planner.savedWaitFrom(AppIndex);
   const double SavedWait = Saved.Seconds;
+  // An earlier run whose queued work crossed the threshold with less than as much again to
+  // follow: opened then, only what it queued after could split, at most half of it saved on two
+  // devices, less than the opening costs it (an app that queues its whole run at once crosses
+  // the threshold with nothing left to split). Its next runs open for their waits alone.
+  constexpr double QueuedPaysFactor = 2.0;
+  QueuedOpens = !(Saved.Queued >= 0.0 && Saved.Queued < QueuedPaysFactor * OpenAfterSeconds);
+  if (!QueuedOpens)
+    Log.debug(config::DebugCategory::Split, "an earlier run's launches queued ",
+              support::formatFixed(Saved.Queued, 3),
+              " s: the split devices open for the app's waits alone");
   // Opened now, the split devices cost about what the app's own context did, once and beside the
   // app's set-up, and no launch runs whole before they are there, as when they open during a run
   // (after OpenAfterSeconds of waiting). So a run whose earlier run waited a few times that long
@@ -368,16 +378,17 @@ void Context::noteQueued(double PredictedSeconds, bool MayHold) {
   std::unique_lock<std::mutex> Lock(OpenMutex);
   const double Now = seconds(Clock::now());
   Ahead.queued(Now, PredictedSeconds);
-  QueuedSeconds.store(Ahead.total(), std::memory_order_relaxed);
+  if (QueuedOpens)
+    QueuedSeconds.store(Ahead.total(), std::memory_order_relaxed);
   // The work the app queued, every kernel's, is the run so far and run time to come, certain: a
   // spread may count it rather than its own kernel's launches alone (a first run of a stencil
   // that queues every launch and waits once at its end is otherwise over before the spread its
-  // kernels share fits the budget of one of them).
-  if (OpeningStarted.load(std::memory_order_relaxed))
+  // kernels share fits the budget of one of them). Saved at exit (the next run's QueuedOpens).
+  if (OpeningStarted.load(std::memory_order_relaxed) || Ahead.total() >= OpenAfterSeconds)
     Services.Launch.Planner.creditQueuedWork(primary().Index, Ahead.total());
   if (Opened.load(std::memory_order_acquire))
     return;
-  if (Ahead.total() >= OpenAfterSeconds && !OpeningStarted.exchange(true)) {
+  if (Ahead.total() >= OpenAfterSeconds && QueuedOpens && !OpeningStarted.exchange(true)) {
     Services.Launch.Log.debug(config::DebugCategory::Split,
                               "opening the split devices: the launches queued are predicted to "
                               "take ",

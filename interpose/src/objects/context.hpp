@@ -220,8 +220,11 @@ private:
   bool AwaitOpening = false; // set before Opener starts
   std::mutex OpenMutex;
   std::condition_variable OpenedChanged;
-  planner::QueueAhead Ahead;               // LIBSPLIT_OPEN=auto; under OpenMutex
-  std::atomic<double> QueuedSeconds{-1.0}; // Ahead's total, read without the lock
+  planner::QueueAhead Ahead; // LIBSPLIT_OPEN=auto; under OpenMutex
+  std::atomic<double> QueuedSeconds{-1.0};
+  // Whether the work queued opens the split devices (not where an earlier run's queued little
+  // beyond the threshold); set with the context.
+  bool QueuedOpens = true; // Ahead's total, read without the lock
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
   std::mutex WatchedMutex;

@@ -128,3 +128,30 @@ TEST_CASE("the work an app queued funds one spread in the run", "[planner][warm]
   Planner.creditQueuedWork(0, 6.0); // spent: more work queued does not fund another
   CHECK(Planner.runCredit(0) == 0.0);
 }
+
+TEST_CASE("the work a run queued is saved with its wait, and kept by a run that queued less",
+          "[planner][warm]") {
+  const auto Directory = std::filesystem::temp_directory_path() / "libsplit-test-planner-queued";
+  std::filesystem::remove_all(Directory);
+  config::Logger Log;
+  {
+    LaunchPlanner First(configWith({}));
+    First.startTuning(Directory.string(), "gpu;gpu;", Log);
+    CHECK(First.savedWaitFrom(0).Queued < 0.0); // nothing saved yet
+    First.creditQueuedWork(0, 0.6);
+    First.creditQueuedWork(0, 0.7);
+    First.saveTuning(Log); // it never waited: the queued work alone is saved
+  }
+  {
+    LaunchPlanner Second(configWith({}));
+    Second.startTuning(Directory.string(), "gpu;gpu;", Log);
+    CHECK(Second.savedWaitFrom(0).Queued == 0.7);
+    Second.noteWaited(0, 0.3, 10); // its queued work never reached the threshold
+    Second.saveTuning(Log);
+  }
+  LaunchPlanner Third(configWith({}));
+  Third.startTuning(Directory.string(), "gpu;gpu;", Log);
+  CHECK(Third.savedWaitFrom(0).Queued == 0.7);
+  CHECK(Third.savedWaitFrom(0).Seconds == 0.3);
+  std::filesystem::remove_all(Directory);
+}

@@ -42,21 +42,26 @@ TEST_CASE("a malformed file is ignored whole, with the line", "[planner][warm]")
 }
 
 TEST_CASE("how long runs waited reads back, and only as a whole", "[planner][warm]") {
-  const std::vector<SavedWait> Waits = {{0, 11.25, 4000, false}, {1, 0.1 + 0.2, 12, true}};
+  const std::vector<SavedWait> Waits = {{0, 11.25, 4000, false, 2.5}, {1, 0.1 + 0.2, 12, true}};
   const GuardLoad Load = parseGuards(formatGuards("d;", {}, Waits), "d;", "test");
   REQUIRE(Load.Error.empty());
   REQUIRE(Load.Waits.size() == 2);
   CHECK(Load.Waits[0].AppDevice == 0);
   CHECK(Load.Waits[0].Seconds == 11.25);
   CHECK(Load.Waits[0].Launches == 4000);
+  CHECK(Load.Waits[0].Queued == 2.5);
   CHECK_FALSE(Load.Waits[0].SplitNothing);
+  CHECK(Load.Waits[1].Queued < 0.0); // not known
   CHECK(Load.Waits[1].Launches == 12);
   CHECK(Load.Waits[1].Seconds == 0.1 + 0.2); // exactly: written to read back
   CHECK(Load.Waits[1].SplitNothing);
   const std::string Good = formatGuards("d;", {}, Waits);
-  for (const char *Bad : {"waited 0\n", "waited 0 -1\n", "waited 0 inf\n", "waited 0 1 x\n",
-                          "waited x 1\n", "waited 0 1 split-nothing 2\n", "waited 0 1 2 3\n",
-                          "waited 0 1 -2\n", "waited 0 1 split-nothing split-nothing\n"}) {
+  for (const char *Bad :
+       {"waited 0\n", "waited 0 -1\n", "waited 0 inf\n", "waited 0 1 x\n", "waited x 1\n",
+        "waited 0 1 split-nothing 2\n", "waited 0 1 2 3\n", "waited 0 1 -2\n",
+        "waited 0 1 split-nothing split-nothing\n", "waited 0 1 2 queued\n",
+        "waited 0 1 2 queued -1\n", "waited 0 1 2 queued 1 queued 2\n", "waited 0 1 queued 1 2\n",
+        "waited 0 1 2 split-nothing queued 1\n"}) {
     INFO(Bad);
     const GuardLoad Broken = parseGuards(Good + Bad, "d;", "f");
     CHECK(Broken.Waits.empty());

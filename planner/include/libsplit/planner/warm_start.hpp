@@ -47,6 +47,9 @@ struct SavedWait {
   double Seconds = 0.0;
   std::uint64_t Launches = 0; // kernel launches of that run (0: not known)
   bool SplitNothing = false;
+  // The work its launches queued were predicted to take, once that reached the split devices'
+  // opening threshold (negative: not known, or never reached).
+  double Queued = -1.0;
 };
 
 inline constexpr std::string_view GuardFileName = "planner-warm-start.txt";
