@@ -221,10 +221,11 @@ private:
   std::mutex OpenMutex;
   std::condition_variable OpenedChanged;
   planner::QueueAhead Ahead; // LIBSPLIT_OPEN=auto; under OpenMutex
+  // Ahead's total, read without the lock (queuedSeconds).
   std::atomic<double> QueuedSeconds{-1.0};
   // Whether the work queued opens the split devices (not where an earlier run's queued little
   // beyond the threshold); set with the context.
-  bool QueuedOpens = true; // Ahead's total, read without the lock
+  bool QueuedOpens = true;
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
   std::mutex WatchedMutex;
