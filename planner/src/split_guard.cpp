@@ -439,4 +439,11 @@ void SplitGuard::observeInferredWhole(double Work, double Seconds) {
   Predicted.reset();
 }
 
+void SplitGuard::startFromWholeTime(double Work, double Seconds) {
+  const int Whole = indexOf(Mode::Whole);
+  if (Warm[Whole].samples() || Cold[Whole].samples() || InferredWhole.samples() || Seconds <= 0.0)
+    return;
+  observeInferredWhole(Work, Seconds);
+}
+
 } // namespace libsplit::planner

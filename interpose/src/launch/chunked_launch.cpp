@@ -535,7 +535,7 @@ cl_int runChunked(const ChunkedLaunch &L) {
     const double PerItem = static_cast<double>(L.Groups) / (Home.Rate * Items);
     L.K->noteChunkedSecondsPerItem(PerItem);
     if (Home.Chunks >= 2) // its rate from a chunk after the first (Taker::Rate)
-      L.K->noteWarmSecondsPerItem(PerItem);
+      L.K->noteWarmSecondsPerItem(PerItem, Home.Device->Index);
   }
   if (L.Note) {
     L.Note->Guard->observe(L.Note->Launch, L.Note->Work, Makespan);

@@ -372,6 +372,12 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done) {
   startPlannerTuning(S, L.Devices);
   L.Guard = S.Planner.guarding() ? K.splitGuard(Q.exec().Index) : nullptr;
   L.Work = workItems(Request);
+  // Its first launch ran in chunks on the app's device while the split devices opened: the
+  // guard starts from that time (the launches' own come back only once the device ran all that
+  // the app queued ahead of them).
+  if (L.Guard)
+    if (const double PerItem = K.takeWarmSecondsPerItemOn(Q.exec().Index); PerItem > 0.0)
+      L.Guard->startFromWholeTime(L.Work, PerItem * L.Work);
   // Devices that share cores (PoCL's two CPU runtimes): the guard runs a first launch whole and
   // prices a split at the whole launch's time whatever its bytes, so a launch it is to price
   // needs no plan (the split devices' canRun, regions and proposal cost a short kernel more than

@@ -47,6 +47,11 @@ void GuardSlot::observeInferredWhole(double Work, double Seconds) {
   Guard.observeInferredWhole(Work, Seconds);
 }
 
+void GuardSlot::startFromWholeTime(double Work, double Seconds) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Guard.startFromWholeTime(Work, Seconds);
+}
+
 bool GuardSlot::settledWhole(double Work) {
   std::lock_guard<std::mutex> Lock(Mutex);
   return !Alternate && Guard.settledWhole(Work);

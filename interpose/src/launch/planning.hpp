@@ -46,6 +46,7 @@ public:
   planner::Decision decide(double Work, const std::optional<planner::PricedBytes> &Bytes);
   void observe(const planner::Ticket &Launch, double Work, double Seconds);
   void observeInferredWhole(double Work, double Seconds);
+  void startFromWholeTime(double Work, double Seconds);
   bool settledWhole(double Work);
   planner::Decision decideWhole(double Work);
   void withdrawWhole(const planner::Decision &D, double Work);

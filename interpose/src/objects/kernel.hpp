@@ -134,8 +134,18 @@ public:
   // first use of the device); 0 where none ran: what its launches queued ahead of the app's
   // device are predicted to take (LIBSPLIT_OPEN=auto).
   double warmSecondsPerItem() const { return WarmSecondsPerItem.load(std::memory_order_relaxed); }
-  void noteWarmSecondsPerItem(double Seconds) {
-    WarmSecondsPerItem.store(Seconds, std::memory_order_relaxed);
+  void noteWarmSecondsPerItem(double Seconds, std::size_t Device) {
+    WarmDevice.store(Device, std::memory_order_relaxed);
+    WarmSecondsPerItem.store(Seconds, std::memory_order_release);
+  }
+  // The same, measured on execution device Device, once: what its guard there starts from where
+  // it knows no whole time (SplitGuard::startFromWholeTime); 0 where none, or given already.
+  double takeWarmSecondsPerItemOn(std::size_t Device) {
+    const double Seconds = WarmSecondsPerItem.load(std::memory_order_acquire);
+    if (Seconds <= 0.0 || WarmDevice.load(std::memory_order_relaxed) != Device ||
+        WarmGiven.load(std::memory_order_relaxed) || WarmGiven.exchange(true))
+      return 0.0;
+    return Seconds;
   }
   // True for the first caller only: the launch that runs first (in chunks, on the queue's
   // executor), the one the next launches wait for before their own is decided.
@@ -209,6 +219,8 @@ private:
   std::atomic<bool> LeftRunning{false};
   std::atomic<double> ChunkedSecondsPerItem{0.0};
   std::atomic<double> WarmSecondsPerItem{0.0};
+  std::atomic<std::size_t> WarmDevice{0};
+  std::atomic<bool> WarmGiven{false};
   std::atomic<bool> FirstLaunchClaimed{false};
   std::uint64_t BufferArgsChanges = 0, ArgsChanges = 0; // Mutex: see rememberRepeat
   std::optional<RepeatMemo> Repeat;                     // Mutex: see rememberRepeat

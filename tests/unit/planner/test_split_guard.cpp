@@ -518,11 +518,16 @@ Run runGridSpread(double ColdSplit, double WarmSplit, double RunCredit = 0.0,
   return run(Guard, S, repeated(1e8, Launches));
 }
 
-// The same stencil, each launch's time coming back Lag launches after it was decided (an app that
-// queues about a second of launches ahead of its GPU): the guard decides blind until then.
-Run runGridSpreadLagged(double RunCredit, std::size_t Lag, int Launches) {
+// The same stencil, each whole launch's time coming back Lag launches after it was decided (an app
+// that queues about a second of launches ahead of its GPU): the guard decides blind until then.
+// StartWhole: the launch whole's time measured before the guard's first decision (its first
+// launch in chunks on the app's device alone), or none.
+Run runGridSpreadLagged(double RunCredit, std::size_t Lag, int Launches,
+                        std::optional<double> StartWhole = std::nullopt) {
   SplitGuard Guard;
   Guard.creditExpectedRun(RunCredit);
+  if (StartWhole)
+    Guard.startFromWholeTime(1e8, *StartWhole);
   const PricedBytes Bytes{GridBytes, 0.0, 0.5};
   struct Pending {
     std::size_t Due;
@@ -540,8 +545,14 @@ Run runGridSpreadLagged(double RunCredit, std::size_t Lag, int Launches) {
     const Decision D = Guard.decide(1e8, Guard.needsPrice() ? std::optional(Bytes) : std::nullopt);
     const double Seconds =
         D.Launch.Run == Mode::Split ? (D.Launch.Cold ? 0.55e-3 + GridSpread : 0.55e-3) : 1e-3;
-    if (D.Launch.Measured)
-      Times.push_back({I + Lag, D.Launch, Seconds});
+    // A split is waited for before the next decision (the runtime needs its slices' times).
+    if (D.Launch.Measured) {
+      const Pending Time{D.Launch.Run == Mode::Split ? I + 1 : I + Lag, D.Launch, Seconds};
+      Times.insert(
+          std::upper_bound(Times.begin(), Times.end(), Time,
+                           [](const Pending &A, const Pending &B) { return A.Due < B.Due; }),
+          Time);
+    }
     R.Seconds += Seconds;
     R.AllWhole += 1e-3;
     ++(D.Launch.Run == Mode::Split ? R.Split : R.Whole);
@@ -563,6 +574,28 @@ TEST_CASE("a guard whose launches' times come back late checks for a probe as of
   const auto First = std::find(R.Modes.begin(), R.Modes.end(), Mode::Split) - R.Modes.begin();
   CHECK(First >= 520);
   CHECK(First <= 560);
+}
+
+TEST_CASE("a guard starts from the whole time its kernel's first launch measured in chunks",
+          "[planner][guard]") {
+  // An app that queues its whole run ahead of its GPU: no launch's time comes back before its
+  // end (on two H200s, a 1000-step jacobi-2d's first run decided all its launches blind and
+  // never spread, though the work it queued funded the spread). Its first launch ran in chunks
+  // on the app's GPU while the second opened: from that time, 5% over the warm launch's, the
+  // guard prices the spread at its first probe checks.
+  const Run Seeded = runGridSpreadLagged(4.5, 100000, 2000, 1.05e-3);
+  const auto First =
+      std::find(Seeded.Modes.begin(), Seeded.Modes.end(), Mode::Split) - Seeded.Modes.begin();
+  CHECK(First <= 40);
+  CHECK(Seeded.Split >= 1900);
+  const Run Blind = runGridSpreadLagged(4.5, 100000, 2000);
+  CHECK(Blind.Split == 0);
+  // Only where it knows no whole time: a guard that measured the launch whole keeps its own.
+  SplitGuard Guard;
+  Guard.observeInferredWhole(1e8, 1e-3);
+  Guard.startFromWholeTime(1e8, 5e-3);
+  REQUIRE(Guard.predict(Mode::Whole, 1e8));
+  CHECK(*Guard.predict(Mode::Whole, 1e8) == Approx(1e-3));
 }
 
 TEST_CASE("a large stencil whose grid must first spread splits once the run has paid for it",

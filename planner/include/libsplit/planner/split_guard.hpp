@@ -175,6 +175,11 @@ public:
   // A split launch's estimate of what the app's device alone would have taken (its slice's
   // kernel time scaled to the whole launch), where the devices share no hardware.
   void observeInferredWhole(double Work, double Seconds);
+  // What the launch whole took on the app's device before the guard decided anything (a first
+  // launch run in chunks there alone while the split devices opened), where it knows no whole
+  // time yet: an app that queues its launches far ahead of its device has none come back before
+  // the end of its run, and a probe check blind to the current way's time can spread nothing.
+  void startFromWholeTime(double Work, double Seconds);
 
   std::optional<double> predict(Mode M, double Work) const;
 
