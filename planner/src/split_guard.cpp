@@ -170,8 +170,13 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
     // Once: a split measured already has its own models and probes.
     const bool SplitNeverRan = !Warm[0].samples() && !Cold[0].samples();
     if (Planned.empty() && Stage == Phase::Settled && Current == Mode::Whole && SplitNeverRan) {
+      // Its first split may pay up to what its own spread was priced at (the split program's
+      // first use on the other devices, the part of the data the spread did not move): that
+      // spread was paid for this kernel's warm repeat too, and given up after its cold launch,
+      // its launch whole would gather the data back from under the other kernel's split.
+      const double OwnSpread = Priced && !Priced->Shared ? Priced->BytesSeconds : 0.0;
       if (const std::optional<double> Here = predict(Mode::Whole, Work))
-        ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe, 0.0};
+        ProbeSpend = Spend{Work, *Here, Settings.ProbeBudget * SecondsSinceProbe, OwnSpread};
       LaunchesSinceProbe = 0;
       restartProbeClock();
       ProbeDue = false;

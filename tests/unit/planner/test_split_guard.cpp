@@ -829,6 +829,29 @@ TEST_CASE("a kernel whose data another kernel's probe spread probes its split wi
   CHECK(Back.Modes.back() == Mode::Whole);
 }
 
+TEST_CASE("a kernel that joined another's spread repeats its split warm after a cold first one",
+          "[planner][guard]") {
+  // jacobi-2d's two kernels on two H200s: the copy kernel's probe spread the grid, the stencil
+  // joined it, and its first split took 4.4 ms against 1 ms whole (the split program's first
+  // use on the second GPU), then 0.55 ms warm. The spread was paid for the two kernels' warm
+  // repeats: given up after its cold launch (within four times 1% of the short time since the
+  // stencil's last probe), the stencil's whole launch gathered the grid back from under the
+  // copy kernel's split, and the first run lost the spread (2 of 4 first runs, 2.07 s against
+  // 1.97 natively; the others kept it, 1.55 s).
+  Scenario S;
+  S.FirstBytes = PricedBytes{GridBytes, 0.0, 0.5};
+  S.Cost = [](Mode M, bool Cold, double) {
+    return M == Mode::Split ? (Cold ? 4.4e-3 : 0.55e-3) : 1e-3;
+  };
+  SplitGuard Guard;
+  const Run Before = run(Guard, S, repeated(1e8, 60));
+  REQUIRE(Before.Split == 0);
+  Guard.joinProbe();
+  const Run After = run(Guard, S, repeated(1e8, 100));
+  CHECK(After.JoinedAt.front());
+  CHECK(After.Split >= 95);
+}
+
 namespace {
 
 // The grid-spread stencil above, decided as the runtime does (settledWhole, decideWhole, the
