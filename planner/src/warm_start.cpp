@@ -71,6 +71,11 @@ std::string formatGuards(std::string_view DeviceSignature, const std::vector<Sav
   return Text;
 }
 
+bool stayedShortOfOpening(const SavedWait &Earlier, double OpenAfterSeconds, bool SavedSplit) {
+  return Earlier.Launches > 0 && Earlier.Seconds < OpenAfterSeconds && Earlier.Queued < 0.0 &&
+         !SavedSplit;
+}
+
 GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
                       std::string_view Origin) {
   GuardLoad Load;

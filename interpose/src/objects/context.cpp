@@ -11,6 +11,7 @@
 #include "libsplit/balancer/split.hpp"
 #include "libsplit/planner/device_choice.hpp"
 #include "libsplit/planner/open_wait.hpp"
+#include "libsplit/planner/warm_start.hpp"
 
 #include "libsplit/support/text.hpp"
 
@@ -264,6 +265,12 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     Log.debug(config::DebugCategory::Split, "an earlier run's launches queued ",
               support::formatFixed(Saved.Queued, 3),
               " s: the split devices open for the app's waits alone");
+  FirstLaunchesInChunks = !planner::stayedShortOfOpening(Saved, OpenAfterSeconds, SavedSplit);
+  if (!FirstLaunchesInChunks)
+    Log.debug(config::DebugCategory::Split, "an earlier run waited ",
+              support::formatFixed(SavedWait, 3), " s over ", std::to_string(Saved.Launches),
+              " launches and opened no split device: first launches run as natively, not in "
+              "chunks");
   // Opened now, the split devices cost about what the app's own context did, once and beside the
   // app's set-up, and no launch runs whole before they are there, as when they open during a run
   // (after OpenAfterSeconds of waiting). So a run whose earlier run waited a few times that long
@@ -350,8 +357,8 @@ bool Context::chunksWhileOpening() const {
   // And a device beside the app's that takes chunks: none, a CPU beside a GPU app, and no launch
   // runs in chunks (the app's clBuildProgram would build the partition-ready program for none).
   return Launch.Settings.Chunk == config::ChunkPolicy::Auto && Launch.Planner.decidesFromCosts() &&
-         SplitExec.size() >= 2 && !shareCores(SplitExec) && OpenInBackground &&
-         chunkTakersBeside(*Exec.front(), SplitExec, Launch.Settings);
+         FirstLaunchesInChunks && SplitExec.size() >= 2 && !shareCores(SplitExec) &&
+         OpenInBackground && chunkTakersBeside(*Exec.front(), SplitExec, Launch.Settings);
 }
 
 bool Context::openForLongLaunch(double PredictedSeconds) {

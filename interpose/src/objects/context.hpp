@@ -226,6 +226,10 @@ private:
   // Whether the work queued opens the split devices (not where an earlier run's queued little
   // beyond the threshold); set with the context.
   bool QueuedOpens = true;
+  // Whether a kernel's first launch may run in chunks while the split devices are not open (not
+  // after a run that stayed short of their opening: planner::stayedShortOfOpening); set with the
+  // context.
+  bool FirstLaunchesInChunks = true;
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> DestructorCallbacks;
   std::mutex DataMutex;
   std::mutex WatchedMutex;

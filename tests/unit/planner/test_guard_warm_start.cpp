@@ -162,3 +162,23 @@ TEST_CASE("a guard seeded on splitting a stencil keeps its split past the first 
   }
   CHECK(static_cast<int>(Splits) >= 2990 - WholeFirst);
 }
+
+TEST_CASE("a run after one that stayed short of the opening runs its first launches as natively",
+          "[planner][warm]") {
+  // jacobi2d 2048 x 200 on two H200s: 400 launches, 7 ms waited, its queued work never near the
+  // 0.5 s threshold. Its kernels' first launches in chunks took the app's thread 0.3-0.5 ms
+  // each (0.93x of native); without them it ran at native speed.
+  SavedWait Short{0, 0.007, 400, false, -1.0};
+  CHECK(stayedShortOfOpening(Short, 0.5, false));
+  // Not where it waited as long as the threshold, its queued work reached it, a kernel settled
+  // on splitting, or nothing is known of its launches (an older file, or no earlier run).
+  SavedWait Waited = Short;
+  Waited.Seconds = 0.6;
+  CHECK_FALSE(stayedShortOfOpening(Waited, 0.5, false));
+  SavedWait Queued = Short;
+  Queued.Queued = 0.55;
+  CHECK_FALSE(stayedShortOfOpening(Queued, 0.5, false));
+  CHECK_FALSE(stayedShortOfOpening(Short, 0.5, true));
+  CHECK_FALSE(stayedShortOfOpening(SavedWait{0, 0.007, 0, false, -1.0}, 0.5, false));
+  CHECK_FALSE(stayedShortOfOpening(SavedWait{}, 0.5, false));
+}

@@ -63,6 +63,14 @@ struct GuardLoad {
   std::string Error; // non-empty: the file was ignored, this says why
 };
 
+// Whether an earlier run (Earlier, loaded) stayed short of the split devices' opening in every
+// way: its launches known, its waits for its device below OpenAfterSeconds in all, its queued
+// work never reaching that threshold, and no kernel settled on splitting (SavedSplit). Such a
+// run never opened them, nor had a launch predicted long enough to: the next run's kernels'
+// first launches need not run in chunks to find one (each costs a short loop's thread a few
+// tenths of a millisecond).
+bool stayedShortOfOpening(const SavedWait &Earlier, double OpenAfterSeconds, bool SavedSplit);
+
 // Parses formatGuards' output; Origin names the text in error messages. A file made for other
 // devices gives no guards and no error.
 GuardLoad parseGuards(std::string_view Text, std::string_view DeviceSignature,
