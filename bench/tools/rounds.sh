@@ -10,8 +10,11 @@
 # TASKSET=CPUS among the variables runs the app under taskset -c CPUS instead (pinned to those
 # CPUs). RAW (default rounds.txt) gets one line per
 # round: the seconds of each configuration, in order; the medians follow on stdout, with each
-# configuration's ratio to the first one's. LIBSPLIT_CC (default build/bin/libsplit-cc),
-# POCL_DEVICES (default "basic pthread") and LIBSPLIT_TUNING (default off) apply to every run.
+# configuration's ratio to the first one's. CSV=FILE also writes ROUND,NAME,SECONDS rows there
+# (what bench/results/rounds_table.py reads), NAMES="native default ..." naming the
+# configurations in order (default: the configurations as given). LIBSPLIT_CC (default
+# build/bin/libsplit-cc), POCL_DEVICES (default "basic pthread") and LIBSPLIT_TUNING (default
+# off) apply to every run.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 rounds=${1:?usage: rounds.sh ROUNDS CONFIG...}
@@ -19,11 +22,17 @@ shift
 app=${APP:?APP names the binary to run}
 read -ra args <<<"${APPARGS:-}"
 raw=${RAW:-rounds.txt}
+read -ra names <<<"${NAMES:-$*}"
+if [ "${#names[@]}" -ne "$#" ]; then
+  echo "rounds.sh: NAMES has ${#names[@]} names for $# configurations" >&2
+  exit 2
+fi
+[ -n "${CSV:-}" ] && : >"$CSV"
 export LIBSPLIT_CC=${LIBSPLIT_CC:-$root/build/bin/libsplit-cc}
 export POCL_DEVICES=${POCL_DEVICES:-basic pthread} LIBSPLIT_TUNING=${LIBSPLIT_TUNING:-off}
 seconds() { "$@" "$app" "${args[@]}" 2>&1 | sed -n 's/.* in \([0-9.e+-]*\) s[;,].*/\1/p' | tail -1; }
 : >"$raw"
-for _ in $(seq "$rounds"); do
+for round in $(seq "$rounds"); do
   line=()
   for config in "$@"; do
     case $config in
@@ -46,6 +55,11 @@ for _ in $(seq "$rounds"); do
     esac
   done
   echo "${line[*]}" >>"$raw"
+  if [ -n "${CSV:-}" ]; then
+    for i in "${!line[@]}"; do
+      echo "$round,${names[$i]},${line[$i]}" >>"$CSV"
+    done
+  fi
 done
 python3 - "$raw" "$@" <<'PY'
 import statistics, sys
