@@ -7,6 +7,15 @@ namespace libsplit::planner {
 namespace {
 constexpr double ForegroundFactor = 15.0;
 constexpr double BackgroundPerDevice = 5.0;
+// Opened with the context, the split devices cost about what the app's own context did, once and
+// beside the app's set-up, and no launch runs whole before they are there, as when they open
+// during a run: an earlier run that waited a few times that long is worth one try.
+constexpr double OpenAtStartFactor = 2.0;
+// A split launch of a kernel chained to the one before costs a few tenths of a millisecond of
+// host work and synchronisation between the devices whatever its size: a launch must be longer
+// than that to gain from halving (and a kernel whose data must first spread over the devices
+// pays it back over many launches only).
+constexpr double LongLaunchSeconds = 0.3e-3;
 } // namespace
 
 double openWaitFactor(bool InBackground, bool AppPlatformOnly, std::size_t DevicesToOpen) {
@@ -17,5 +26,14 @@ double openWaitFactor(bool InBackground, bool AppPlatformOnly, std::size_t Devic
 }
 
 double openAtCreationWaitFactor() { return ForegroundFactor; }
+
+bool earlierWaitOpensAtCreation(const SavedWait &Earlier, double CreateSeconds, double WaitThatPays,
+                                bool DevicesShareCores) {
+  if (Earlier.Seconds >= WaitThatPays)
+    return true;
+  return Earlier.Seconds >= OpenAtStartFactor * CreateSeconds && Earlier.Launches > 0 &&
+         Earlier.Seconds >= LongLaunchSeconds * static_cast<double>(Earlier.Launches) &&
+         !DevicesShareCores && !Earlier.SplitNothing;
+}
 
 } // namespace libsplit::planner

@@ -271,22 +271,11 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
               support::formatFixed(SavedWait, 3), " s over ", std::to_string(Saved.Launches),
               " launches and opened no split device: first launches run as natively, not in "
               "chunks");
-  // Opened now, the split devices cost about what the app's own context did, once and beside the
-  // app's set-up, and no launch runs whole before they are there, as when they open during a run
-  // (after OpenAfterSeconds of waiting). So a run whose earlier run waited a few times that long
-  // is worth one try where its launches were long (a split launch costs NVIDIA's driver a few
-  // tenths of a millisecond of host work, and a kernel whose data must first spread over the
-  // devices pays it back over many launches only); one that then split nothing is not tried
-  // again for such a wait.
-  constexpr double OpenAtStartFactor = 2.0;
-  constexpr double LongLaunchSeconds = 2e-3;
   const double SavedWaitPays = Settings.Open.What == config::OpenPolicy::When::After
                                    ? OpenAfterSeconds
                                    : planner::openAtCreationWaitFactor() * CreateSeconds;
-  const bool WaitPays = SavedWait >= SavedWaitPays ||
-                        (SavedWait >= OpenAtStartFactor * CreateSeconds && Saved.Launches > 0 &&
-                         SavedWait >= LongLaunchSeconds * static_cast<double>(Saved.Launches) &&
-                         !shareCores(SplitExec) && !Saved.SplitNothing);
+  const bool WaitPays = planner::earlierWaitOpensAtCreation(Saved, CreateSeconds, SavedWaitPays,
+                                                            shareCores(SplitExec));
   if (Settings.Open.automatic() && !SplitExec.empty() && (SavedSplit || WaitPays)) {
     Log.debug(config::DebugCategory::Split, "opening the split devices now: ",
               SavedSplit

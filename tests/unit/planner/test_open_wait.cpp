@@ -24,3 +24,44 @@ TEST_CASE("another platform, or an opening on the app's thread: 15 times", "[pla
   CHECK(openWaitFactor(false, true, 1) == 15.0); // PoCL's two devices
   CHECK(openAtCreationWaitFactor() == 15.0);
 }
+
+namespace {
+SavedWait waited(double Seconds, std::uint64_t Launches, bool SplitNothing = false) {
+  SavedWait W;
+  W.Seconds = Seconds;
+  W.Launches = Launches;
+  W.SplitNothing = SplitNothing;
+  return W;
+}
+} // namespace
+
+TEST_CASE("an earlier run's wait opens the next run's split devices at creation where its "
+          "launches were long enough to gain from a split",
+          "[planner][open]") {
+  constexpr double Create = 0.1, Pays = 15 * Create;
+  // A three-kernel stencil whose launches averaged 0.39 ms, waited for at its end.
+  CHECK(earlierWaitOpensAtCreation(waited(0.58, 1500), Create, Pays, false));
+  // A stencil of 0.24 ms launches, and one of 0.1 ms: a split would not pay for its opening.
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.48, 2000), Create, Pays, false));
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.158, 1500), Create, Pays, false));
+  // A loop of thousands of short launches.
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.02, 4094), Create, Pays, false));
+  // Launches long enough, but a wait shorter than twice the opening.
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.15, 10), Create, Pays, false));
+}
+
+TEST_CASE("one try: a run opened for such a wait that split nothing, devices sharing cores, or "
+          "an unknown launch count keep the split devices closed",
+          "[planner][open]") {
+  constexpr double Create = 0.1, Pays = 15 * Create;
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.58, 1500, true), Create, Pays, false));
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.58, 1500), Create, Pays, true));
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.58, 0), Create, Pays, false));
+}
+
+TEST_CASE("a wait as long as the opening's own threshold opens them whatever its launches",
+          "[planner][open]") {
+  constexpr double Create = 0.1, Pays = 15 * Create;
+  CHECK(earlierWaitOpensAtCreation(waited(1.5, 100000, true), Create, Pays, true));
+  CHECK(earlierWaitOpensAtCreation(waited(1.5, 0), Create, Pays, false));
+}

@@ -2,6 +2,8 @@
 // a multiple of what creating the app's own context took.
 #pragma once
 
+#include "libsplit/planner/warm_start.hpp"
+
 #include <cstddef>
 
 namespace libsplit::planner {
@@ -17,5 +19,13 @@ double openWaitFactor(bool InBackground, bool AppPlatformOnly, std::size_t Devic
 // What an earlier run must have waited for the warm start to open the devices with the context:
 // opened then, they cost every later run their whole opening, as on the app's thread.
 double openAtCreationWaitFactor();
+
+// Whether an earlier run's waits for its device (Earlier) are worth opening the split devices
+// with the next run's context, where no kernel of it settled on splitting: a wait of at least
+// WaitThatPays, or one of a few times what the app's context took (CreateSeconds) over launches
+// long enough to gain from a split, on devices that do not share cores, unless a run opened
+// them for such a wait and split nothing (one try).
+bool earlierWaitOpensAtCreation(const SavedWait &Earlier, double CreateSeconds, double WaitThatPays,
+                                bool DevicesShareCores);
 
 } // namespace libsplit::planner
