@@ -11,11 +11,12 @@ constexpr double BackgroundPerDevice = 5.0;
 // beside the app's set-up, and no launch runs whole before they are there, as when they open
 // during a run: an earlier run that waited a few times that long is worth one try.
 constexpr double OpenAtStartFactor = 2.0;
-// A split launch of a kernel chained to the one before costs a few tenths of a millisecond of
-// host work and synchronisation between the devices whatever its size: a launch must be longer
-// than that to gain from halving (and a kernel whose data must first spread over the devices
-// pays it back over many launches only).
-constexpr double LongLaunchSeconds = 0.3e-3;
+// Where its launches were long: a split launch costs NVIDIA's driver a few tenths of a
+// millisecond of host work, and a kernel whose data must first spread over the devices pays it
+// back over many launches only. (Shorter launches' waits, opened for at creation, measured no
+// split: their kernels' first launches ran whole rather than spread the data, and the probes
+// after priced the spread above what the rest of the run could save.)
+constexpr double LongLaunchSeconds = 2e-3;
 } // namespace
 
 double openWaitFactor(bool InBackground, bool AppPlatformOnly, std::size_t DevicesToOpen) {

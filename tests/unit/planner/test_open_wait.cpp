@@ -36,12 +36,13 @@ SavedWait waited(double Seconds, std::uint64_t Launches, bool SplitNothing = fal
 } // namespace
 
 TEST_CASE("an earlier run's wait opens the next run's split devices at creation where its "
-          "launches were long enough to gain from a split",
+          "launches were long",
           "[planner][open]") {
   constexpr double Create = 0.1, Pays = 15 * Create;
-  // A three-kernel stencil whose launches averaged 0.39 ms, waited for at its end.
-  CHECK(earlierWaitOpensAtCreation(waited(0.58, 1500), Create, Pays, false));
-  // A stencil of 0.24 ms launches, and one of 0.1 ms: a split would not pay for its opening.
+  // A stencil whose launches averaged 2.4 ms, waited for at its end.
+  CHECK(earlierWaitOpensAtCreation(waited(0.48, 200), Create, Pays, false));
+  // Stencils of 0.39 ms and 0.24 ms launches, and one of 0.1 ms: no split paid for its opening.
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.58, 1500), Create, Pays, false));
   CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.48, 2000), Create, Pays, false));
   CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.158, 1500), Create, Pays, false));
   // A loop of thousands of short launches.
@@ -54,9 +55,10 @@ TEST_CASE("one try: a run opened for such a wait that split nothing, devices sha
           "an unknown launch count keep the split devices closed",
           "[planner][open]") {
   constexpr double Create = 0.1, Pays = 15 * Create;
-  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.58, 1500, true), Create, Pays, false));
-  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.58, 1500), Create, Pays, true));
-  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.58, 0), Create, Pays, false));
+  CHECK(earlierWaitOpensAtCreation(waited(0.48, 200), Create, Pays, false));
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.48, 200, true), Create, Pays, false));
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.48, 200), Create, Pays, true));
+  CHECK_FALSE(earlierWaitOpensAtCreation(waited(0.48, 0), Create, Pays, false));
 }
 
 TEST_CASE("a wait as long as the opening's own threshold opens them whatever its launches",
