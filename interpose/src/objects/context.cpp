@@ -284,7 +284,6 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
                         " s for its device over " + std::to_string(Saved.Launches) + " launches");
     if (!SavedSplit)
       Planner.noteOpenedForWait(AppIndex);
-    OpenedForSavedSplit = SavedSplit;
     OpeningStarted = true;
     if (!OpenInBackground) {
       openSplitDevices();
@@ -538,11 +537,6 @@ HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {
   case config::UploadMode::Auto:
     break;
   }
-  // Opening for what an earlier run settled on, the devices are there for the app's first
-  // launches, which split: its data waits for them, rather than go all to the app's device and
-  // spread inside its first split launch.
-  if (OpenedForSavedSplit)
-    awaitOpening();
   // The app's device expected to take most of the work (the only device: unsplit launches run
   // on it; or more than half of the first split) gets everything, as natively. Otherwise (two
   // GPUs of one kind) each device gets its expected part, all at once: sending one of them
@@ -564,8 +558,7 @@ HostUpload Context::uploadAtWrite(ExecDevice &AppDevice) {
   // split would move more than that): it then needs everything there, as natively. A write
   // straight from the app's memory goes there alone (Buffer::write); bytes libsplit holds on the
   // host also go to the other devices' expected parts at the call.
-  // Not after an earlier run settled on splitting: its kernels' first launches split.
-  if (Services.Launch.Planner.guarding() && !OpenedForSavedSplit)
+  if (Services.Launch.Planner.guarding())
     return {&AppDevice, true};
   return {nullptr, true};
 }

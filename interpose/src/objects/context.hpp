@@ -218,9 +218,6 @@ private:
   cl_command_queue_properties RealQueueProperties = 0;
   std::thread Opener;
   bool AwaitOpening = false; // set before Opener starts
-  // Opened with the context because an earlier run settled on splitting a kernel: the app's
-  // writes go to each device's expected part (uploadAtWrite). Set before Opener starts.
-  bool OpenedForSavedSplit = false;
   std::mutex OpenMutex;
   std::condition_variable OpenedChanged;
   planner::QueueAhead Ahead; // LIBSPLIT_OPEN=auto; under OpenMutex
