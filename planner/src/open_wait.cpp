@@ -17,6 +17,7 @@ constexpr double OpenAtStartFactor = 2.0;
 // split: their kernels' first launches ran whole rather than spread the data, and the probes
 // after priced the spread above what the rest of the run could save.)
 constexpr double LongLaunchSeconds = 2e-3;
+constexpr double QueuedPaysFactor = 2.0;
 } // namespace
 
 double openWaitFactor(bool InBackground, bool AppPlatformOnly, std::size_t DevicesToOpen) {
@@ -27,6 +28,10 @@ double openWaitFactor(bool InBackground, bool AppPlatformOnly, std::size_t Devic
 }
 
 double openAtCreationWaitFactor() { return ForegroundFactor; }
+
+bool queuedWorkOpens(const SavedWait &Earlier, double OpenAfterSeconds) {
+  return !(Earlier.Queued >= 0.0 && Earlier.Queued < QueuedPaysFactor * OpenAfterSeconds);
+}
 
 bool earlierWaitOpensAtCreation(const SavedWait &Earlier, double CreateSeconds, double WaitThatPays,
                                 bool DevicesShareCores) {

@@ -255,12 +255,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   const bool SavedSplit = Planner.savedSplitFrom(AppIndex);
   const planner::SavedWait Saved = Planner.savedWaitFrom(AppIndex);
   const double SavedWait = Saved.Seconds;
-  // An earlier run whose queued work crossed the threshold with less than as much again to
-  // follow: opened then, only what it queued after could split, at most half of it saved on two
-  // devices, less than the opening costs it (an app that queues its whole run at once crosses
-  // the threshold with nothing left to split). Its next runs open for their waits alone.
-  constexpr double QueuedPaysFactor = 2.0;
-  QueuedOpens = !(Saved.Queued >= 0.0 && Saved.Queued < QueuedPaysFactor * OpenAfterSeconds);
+  QueuedOpens = planner::queuedWorkOpens(Saved, OpenAfterSeconds);
   if (!QueuedOpens)
     Log.debug(config::DebugCategory::Split, "an earlier run's launches queued ",
               support::formatFixed(Saved.Queued, 3),

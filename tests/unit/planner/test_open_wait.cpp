@@ -67,3 +67,19 @@ TEST_CASE("a wait as long as the opening's own threshold opens them whatever its
   CHECK(earlierWaitOpensAtCreation(waited(1.5, 100000, true), Create, Pays, true));
   CHECK(earlierWaitOpensAtCreation(waited(1.5, 0), Create, Pays, false));
 }
+
+TEST_CASE("queued work opens the split devices unless an earlier run's crossed the threshold "
+          "with less than as much again to follow",
+          "[planner][open]") {
+  constexpr double Threshold = 0.5;
+  SavedWait Earlier;
+  CHECK(queuedWorkOpens(Earlier, Threshold)); // no earlier run, or its queued work never reached it
+  Earlier.Queued = 0.66;                      // a stencil that queued its whole run at once
+  CHECK_FALSE(queuedWorkOpens(Earlier, Threshold));
+  Earlier.Queued = 0.99;
+  CHECK_FALSE(queuedWorkOpens(Earlier, Threshold));
+  Earlier.Queued = 1.0; // as much again to follow the crossing
+  CHECK(queuedWorkOpens(Earlier, Threshold));
+  Earlier.Queued = 5.0;
+  CHECK(queuedWorkOpens(Earlier, Threshold));
+}

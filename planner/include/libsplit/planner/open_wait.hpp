@@ -20,6 +20,14 @@ double openWaitFactor(bool InBackground, bool AppPlatformOnly, std::size_t Devic
 // opened then, they cost every later run their whole opening, as on the app's thread.
 double openAtCreationWaitFactor();
 
+// Whether the work a run queues may open the split devices, after an earlier run (Earlier) that
+// queued Earlier.Queued seconds once it reached the threshold (OpenAfterSeconds): not where that
+// was less than twice the threshold. Opened then, only what it queued after could split, at
+// most half of it saved on two devices, less than the opening costs it (an app that queues its
+// whole run at once crosses the threshold with nothing left to split): its next runs open for
+// their waits alone.
+bool queuedWorkOpens(const SavedWait &Earlier, double OpenAfterSeconds);
+
 // Whether an earlier run's waits for its device (Earlier) are worth opening the split devices
 // with the next run's context, where no kernel of it settled on splitting: a wait of at least
 // WaitThatPays, or one of a few times what the app's context took (CreateSeconds) over launches
