@@ -12,7 +12,10 @@
 # round: the seconds of each configuration, in order; the medians follow on stdout, with each
 # configuration's ratio to the first one's. CSV=FILE also writes ROUND,NAME,SECONDS rows there
 # (what bench/results/rounds_table.py reads), NAMES="native default ..." naming the
-# configurations in order (default: the configurations as given). LIBSPLIT_CC (default
+# configurations in order (default: the configurations as given). WARM=DIR runs each libsplit
+# configuration as a user's successive runs: with LIBSPLIT_TUNING=save and a warm-start cache of
+# its own, DIR/<its position>, emptied first (round 1 is a first run, round N the Nth; a
+# configuration's own LIBSPLIT_TUNING or LIBSPLIT_CACHE_DIR still wins). LIBSPLIT_CC (default
 # build/bin/libsplit-cc), POCL_DEVICES (default "basic pthread") and LIBSPLIT_TUNING (default
 # off) apply to every run.
 set -uo pipefail
@@ -32,9 +35,19 @@ export LIBSPLIT_CC=${LIBSPLIT_CC:-$root/build/bin/libsplit-cc}
 export POCL_DEVICES=${POCL_DEVICES:-basic pthread} LIBSPLIT_TUNING=${LIBSPLIT_TUNING:-off}
 seconds() { "$@" "$app" "${args[@]}" 2>&1 | sed -n 's/.* in \([0-9.e+-]*\) s[;,].*/\1/p' | tail -1; }
 : >"$raw"
+if [ -n "${WARM:-}" ]; then
+  mkdir -p "$WARM"
+  for position in $(seq "$#"); do
+    rm -rf "${WARM:?}/$position"
+  done
+fi
 for round in $(seq "$rounds"); do
   line=()
+  position=0
   for config in "$@"; do
+    position=$((position + 1))
+    warm=()
+    [ -n "${WARM:-}" ] && warm=(LIBSPLIT_TUNING=save LIBSPLIT_CACHE_DIR="$WARM/$position")
     case $config in
     native) line+=("$(seconds env)") ;;
     *@*)
@@ -48,10 +61,10 @@ for round in $(seq "$rounds"); do
         esac
       done
       preload=()
-      [ -n "${config#*@}" ] && preload=(LD_PRELOAD="${config#*@}")
-      line+=("$(seconds env "${kept[@]}" "${preload[@]}" "${pin[@]}")")
+      [ -n "${config#*@}" ] && preload=("${warm[@]}" LD_PRELOAD="${config#*@}")
+      line+=("$(seconds env "${preload[@]}" "${kept[@]}" "${pin[@]}")")
       ;;
-    *) line+=("$(seconds env LD_PRELOAD="$config")") ;;
+    *) line+=("$(seconds env "${warm[@]}" LD_PRELOAD="$config")") ;;
     esac
   done
   echo "${line[*]}" >>"$raw"
