@@ -6,8 +6,11 @@
 #include "memory_map.hpp"
 
 #include <array>
+#include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
+#include <vector>
 
 using namespace libsplit;
 
@@ -59,6 +62,10 @@ Buffer::HostSource appSource(const void *Pointer, size_t Bytes) {
 
 // Where the app's host writes on Q go at once (LIBSPLIT_UPLOAD).
 HostUpload uploadTarget(Queue &Q) { return Q.context().uploadAtWrite(Q.exec()); }
+
+// The largest non-blocking write from the app's stack left running from a snapshot (what a
+// small reset value needs; larger ones are copied into libsplit's host copy and sent, waited).
+constexpr size_t MaxSnapshotBytes = 64 * 1024;
 
 // A non-blocking write sent at once finishes inside the call when nothing can hold it back (no
 // wait list, an idle queue), as NVIDIA's driver does with pageable memory: otherwise it would
@@ -246,14 +253,37 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
   const Buffer::HostSource Source = appSource(Pointer, Size);
   const HostUpload SendTo = uploadTarget(*Q);
   const bool Finish = finishWithinCall(*Q, SendTo, NumWait);
+  // A non-blocking write from the app's memory to the queue's own device, with no event or wait
+  // list asked, is left running on that device's in-order queue, as natively, and starts on the
+  // app's thread (as a non-blocking read does): through the executor, a blocking write waited
+  // there behind the kernels before it, and the app's next launches waited for the executor,
+  // then queued behind it (a loop that resets a small buffer before each launch ran its
+  // kernels one at a time, each behind the host).
+  // Bytes on the app's stack (a small reset value) go from a snapshot taken at the call, kept
+  // until the queue's device commands have ended.
+  ExecDevice &Exec = Q->exec();
+  const bool Later = !Blocking && NumWait == 0 && !Event && Q->canFinishLater() &&
+                     SendTo.AppDevice == &Exec &&
+                     (Source == Buffer::HostSource::App || Size <= MaxSnapshotBytes);
+  std::shared_ptr<std::vector<std::uint8_t>> Snapshot;
+  if (Later && Source != Buffer::HostSource::App) {
+    const auto *Bytes = static_cast<const std::uint8_t *>(Pointer);
+    Snapshot = std::make_shared<std::vector<std::uint8_t>>(Bytes, Bytes + Size);
+  }
+  const void *From = Snapshot ? Snapshot->data() : Pointer;
+  const Buffer::HostSource FromSource = Snapshot ? Buffer::HostSource::App : Source;
+  auto QueueKeep = Q->shared_from_this();
   return enqueue(
       *Q, CL_COMMAND_WRITE_BUFFER, NumWait, WaitList, Event, Blocking,
-      [Keep, Offset, Size, Pointer, Source, SendTo](libsplit::Event &) {
+      [Keep, QueueKeep, &Exec, Offset, Size, From, FromSource, Snapshot, SendTo,
+       Later](libsplit::Event &) {
         std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
-        Keep->write(Offset, Size, Pointer, Source, SendTo);
-        return CL_SUCCESS;
+        if (!Keep->write(Offset, Size, From, FromSource, SendTo, Later))
+          return CL_SUCCESS;
+        QueueKeep->finishLater([Keep, Snapshot] { return CL_SUCCESS; }, {}, &Exec, true);
+        return FinishesLater;
       },
-      CommandOrder::Free, Finish);
+      CommandOrder::Free, Finish && !Later, Later);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle, cl_mem Source,

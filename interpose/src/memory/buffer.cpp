@@ -620,8 +620,8 @@ void Buffer::dropDeferred(const RangeSet &Ranges) {
   }
 }
 
-void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource From,
-                   const HostUpload &To) {
+bool Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource From,
+                   const HostUpload &To, bool LeaveRunning) {
   Buffer &Root = root();
   const size_t Base = rootOffset() + Offset;
   const RangeSet Written(Base, Base + Bytes);
@@ -633,11 +633,11 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
   // second inside the app's first launches.
   if (To.AppDevice && From == HostSource::App && Mode != config::DeferMode::Off && !Root.HostPtr &&
       !Root.inHostCopy(Source) &&
-      Root.sendFromApp(*To.AppDevice, Base, Bytes, Source) == CL_SUCCESS) {
+      Root.sendFromApp(*To.AppDevice, Base, Bytes, Source, LeaveRunning) == CL_SUCCESS) {
     Root.wroteOn(To.AppDevice->Index, Written);
     Services.Recorder.countHostWrite(RunRecorder::HostWrite::ToAppDevice, Bytes);
     Services.Recorder.countEagerBytes(Bytes);
-    return;
+    return LeaveRunning;
   }
   // A buffer on the app's memory (USE_HOST_PTR) has its host copy there: copy into it. So with
   // a source inside this buffer's own host copy (a pointer the app mapped): nothing to defer.
@@ -649,7 +649,7 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
       Root.Pending.push_back({Base, std::move(Write), Written});
       Services.Recorder.countHostWrite(RunRecorder::HostWrite::Deferred, Bytes);
       Root.upload(To, Written);
-      return;
+      return false;
     }
     Services.Log.debug(config::DebugCategory::Mem, "host write of ", Bytes,
                        " bytes copied: ", WhyNot);
@@ -665,19 +665,21 @@ void Buffer::write(size_t Offset, size_t Bytes, const void *Source, HostSource F
     Root.pushEverywhere(Written);
   else
     Root.upload(To, Written);
+  return false;
 }
 
-cl_int Buffer::sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const void *Source) {
+cl_int Buffer::sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const void *Source,
+                           bool LeaveRunning) {
   cl_int Error = CL_SUCCESS;
   cl_mem Target = realOn(Device, Error);
   if (!Target)
     return Error;
   ExecDevice *On = &Device;
   MemoryServices &Services = Home->services();
-  return runOnDevices({{On, [&Services, On, Target, Begin, Bytes, Source] {
+  return runOnDevices({{On, [&Services, On, Target, Begin, Bytes, Source, LeaveRunning] {
                           const ScopedSpan Shown(Services.Spans, On->Name, "write from app");
-                          return Services.Backend.write(On->RealQueue, Target, true, Begin, Bytes,
-                                                        Source);
+                          return Services.Backend.write(On->RealQueue, Target, !LeaveRunning, Begin,
+                                                        Bytes, Source);
                         }}});
 }
 

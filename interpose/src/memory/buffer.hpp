@@ -208,9 +208,12 @@ public:
     HostCopy,    // libsplit's own host copy (a copy between buffers): copied
   };
   // Host data replaces [Offset, Offset + Bytes) of this buffer. To (LIBSPLIT_UPLOAD): the
-  // devices that get the bytes now.
-  void write(size_t Offset, size_t Bytes, const void *Source, HostSource From,
-             const HostUpload &To = {});
+  // devices that get the bytes now. LeaveRunning: where the bytes go straight from the app's
+  // memory to To's app device, that write is enqueued on the device's in-order queue without
+  // waiting, as a non-blocking write is natively (Source must then stay as it is until a later
+  // command of that queue has ended); returns whether it was.
+  bool write(size_t Offset, size_t Bytes, const void *Source, HostSource From,
+             const HostUpload &To = {}, bool LeaveRunning = false);
   // After a host write (LIBSPLIT_UPLOAD): sends the devices To names the part of RootRanges
   // they lack, now, from the host. A failure is not the write's: a device gets the bytes before
   // its next use.
@@ -283,8 +286,10 @@ private:
   cl_int pushHostBytes(ExecDevice &Device, const RangeSet &Ranges);
   // Whether Pointer lies in this root buffer's staging copy.
   bool inHostCopy(const void *Pointer);
-  // The app's memory straight to one device's copy of [Begin, Begin + Bytes), waited for.
-  cl_int sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const void *Source);
+  // The app's memory straight to one device's copy of [Begin, Begin + Bytes), waited for
+  // unless LeaveRunning (Buffer::write).
+  cl_int sendFromApp(ExecDevice &Device, size_t Begin, size_t Bytes, const void *Source,
+                     bool LeaveRunning);
   // LIBSPLIT_DEFER=off: the app's write goes to every device now.
   cl_int pushEverywhere(const RangeSet &Ranges);
   // The host-valid bytes of Ranges that Device lacks, sent now and then valid there.
