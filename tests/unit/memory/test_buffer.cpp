@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <deque>
 #include <functional>
 #include <random>
 #include <tuple>
@@ -103,6 +104,7 @@ TEST_CASE("the buffer's bytes are the model's through random writes, launches an
     REQUIRE(B->initialize() == CL_SUCCESS);
     Bytes Truth = pattern(Size, static_cast<std::uint8_t>(Sequence));
     B->write(0, Size, Truth.data(), Buffer::HostSource::App);
+    std::deque<Bytes> Sources; // of the writes left running
     auto range = [&] {
       std::size_t Begin = Random() % Size, End = Random() % Size;
       if (Begin > End)
@@ -139,7 +141,12 @@ TEST_CASE("the buffer's bytes are the model's through random writes, launches an
           To.AppDevice = &Home->primary();
         else if (Random() % 3 == 2)
           To.WhereUsed = true;
-        B->write(S.Begin, S.size(), From.data(), Buffer::HostSource::App, To);
+        // A non-blocking write of the app's, left running on the app device's queue: its source
+        // stays as it is until later commands there have run.
+        const bool Leave = To.AppDevice && !To.WhereUsed && Random() % 2;
+        const Bytes &Source = Leave ? Sources.emplace_back(From) : From;
+        CHECK(B->write(S.Begin, S.size(), Source.data(), Buffer::HostSource::App, To, Leave) ==
+              Leave);
         break;
       }
       case 2:
