@@ -254,15 +254,17 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
   const HostUpload SendTo = uploadTarget(*Q);
   const bool Finish = finishWithinCall(*Q, SendTo, NumWait);
   // A non-blocking write from the app's memory to the queue's own device, with no event or wait
-  // list asked, is left running on that device's in-order queue, as natively, and starts on the
-  // app's thread (as a non-blocking read does): through the executor, a blocking write waited
-  // there behind the kernels before it, and the app's next launches waited for the executor,
-  // then queued behind it (a loop that resets a small buffer before each launch ran its
-  // kernels one at a time, each behind the host).
+  // list asked, behind commands still unfinished, is left running on that device's in-order
+  // queue, as natively, and starts on the app's thread (as a non-blocking read does): through
+  // the executor, a blocking write waited there behind the kernels before it, and the app's
+  // next launches waited for the executor, then queued behind it (a loop that resets a small
+  // buffer before each launch ran its kernels one at a time, each behind the host). On an idle
+  // queue it still finishes inside the call (finishWithinCall): a kernel's first launch behind
+  // it then finds nothing unfinished, and may run in chunks.
   // Bytes on the app's stack (a small reset value) go from a snapshot taken at the call, kept
   // until the queue's device commands have ended.
   ExecDevice &Exec = Q->exec();
-  const bool Later = !Blocking && NumWait == 0 && !Event && Q->canFinishLater() &&
+  const bool Later = !Blocking && !Finish && NumWait == 0 && !Event && Q->canFinishLater() &&
                      SendTo.AppDevice == &Exec &&
                      (Source == Buffer::HostSource::App || Size <= MaxSnapshotBytes);
   std::shared_ptr<std::vector<std::uint8_t>> Snapshot;
@@ -283,7 +285,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
         QueueKeep->finishLater([Keep, Snapshot] { return CL_SUCCESS; }, {}, &Exec, true);
         return FinishesLater;
       },
-      CommandOrder::Free, Finish && !Later, Later);
+      CommandOrder::Free, Finish, Later);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle, cl_mem Source,
