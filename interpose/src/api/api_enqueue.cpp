@@ -308,11 +308,23 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle
                      TargetBase < SourceBase + Size,
                  CL_MEM_COPY_OVERLAP);
   auto From = B->shared_from_this(), To = T->shared_from_this();
+  // Where the queue's device holds the source bytes, the copy runs there, device side, left
+  // running on its in-order queue as natively; otherwise through the host.
+  ExecDevice &Exec = Q->exec();
+  const bool OnDevice = Q->canFinishLater();
+  auto QueueKeep = Q->shared_from_this();
   return enqueue(
       *Q, CL_COMMAND_COPY_BUFFER, NumWait, WaitList, Event, false,
-      [From, To, SourceBase, TargetOffset, Size](libsplit::Event &) {
+      [From, To, QueueKeep, &Exec, OnDevice, SourceBase, TargetOffset, Size](libsplit::Event &) {
         std::lock_guard<std::mutex> Lock(From->context().dataLock());
         Buffer &Root = From->root();
+        cl_int Error = CL_SUCCESS;
+        if (OnDevice && To->copyOnDevice(Root, SourceBase, TargetOffset, Size, Exec, Error)) {
+          if (Error != CL_SUCCESS)
+            return Error;
+          QueueKeep->finishLater([From, To] { return CL_SUCCESS; }, {}, &Exec, true);
+          return FinishesLater;
+        }
         if (cl_int E = Root.holdOnHost(RangeSet(SourceBase, SourceBase + Size)); E != CL_SUCCESS)
           return E;
         To->write(TargetOffset, Size, Root.hostData() + SourceBase, Buffer::HostSource::HostCopy);

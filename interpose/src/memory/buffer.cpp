@@ -580,6 +580,28 @@ bool Buffer::validOn(const ExecDevice &Device, size_t Offset, size_t Bytes) {
   return root().Valid.wholeOn(Device.Index, Base, Base + Bytes);
 }
 
+bool Buffer::copyOnDevice(Buffer &Source, size_t SourceBase, size_t Offset, size_t Bytes,
+                          ExecDevice &Device, cl_int &Error) {
+  Error = CL_SUCCESS;
+  Buffer &From = Source.root(), &To = root();
+  const size_t TargetBase = rootOffset() + Offset;
+  if (!From.Valid.wholeOn(Device.Index, SourceBase, SourceBase + Bytes))
+    return false;
+  cl_mem Real = From.realOn(Device, Error);
+  cl_mem Target = Real ? To.realOn(Device, Error) : nullptr;
+  if (!Target)
+    return false;
+  DeviceBackend &Backend = Home->services().Backend;
+  Error = runOnDevices({{&Device, [&] {
+                           return Backend.copy(Device.RealQueue, Real, SourceBase, Target,
+                                               TargetBase, Bytes, {});
+                         }}});
+  if (Error != CL_SUCCESS)
+    return true; // the device's own answer, as natively
+  To.wroteOn(Device.Index, RangeSet(TargetBase, TargetBase + Bytes));
+  return true;
+}
+
 cl_int Buffer::readLater(ExecDevice &Device, size_t Offset, size_t Bytes, void *Destination) {
   Buffer &Root = root();
   MemoryServices &Services = Home->services();

@@ -197,6 +197,12 @@ public:
               bool *ReadThere = nullptr);
   // Whether Device holds every byte of [Offset, Offset + Bytes) of this buffer.
   bool validOn(const ExecDevice &Device, size_t Offset, size_t Bytes);
+  // Bytes [SourceBase, SourceBase + Bytes) of Source's root into this buffer at Offset, on
+  // Device's in-order queue, device side, without waiting (as clEnqueueCopyBuffer is natively),
+  // where Device holds all of those source bytes: the copied bytes are then valid there alone.
+  // Returns false, having done nothing, where it does not (the copy then goes through the host).
+  bool copyOnDevice(Buffer &Source, size_t SourceBase, size_t Offset, size_t Bytes,
+                    ExecDevice &Device, cl_int &Error);
   // The same copy where Device holds all of it (validOn): enqueued on Device's in-order queue
   // without waiting, as a non-blocking read is natively; the bytes are in Destination once a
   // later command of that queue has ended. The real buffer must stay alive until then.

@@ -186,6 +186,30 @@ TEST_CASE("the buffer's bytes are the model's through random writes, launches an
   CHECK(Strided > 20); // columns went and came back as strided transfers
 }
 
+TEST_CASE("a copy between buffers runs on the device that holds its source, else not at all") {
+  auto Home = std::make_shared<TestHome>(2);
+  auto A = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 1024, nullptr);
+  auto B = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 1024, nullptr);
+  REQUIRE(A->initialize() == CL_SUCCESS);
+  REQUIRE(B->initialize() == CL_SUCCESS);
+  const Bytes Truth = pattern(1024, 7);
+  HostUpload ToApp;
+  ToApp.AppDevice = &Home->primary();
+  A->write(0, 1024, Truth.data(), Buffer::HostSource::App, ToApp);
+  B->write(0, 1024, pattern(1024, 9).data(), Buffer::HostSource::App);
+  cl_int Error = CL_SUCCESS;
+  // Device 1 holds none of A: nothing is done there.
+  CHECK_FALSE(B->copyOnDevice(*A, 256, 0, 512, *Home->devices()[1], Error));
+  CHECK(Home->Backend.bytesCopiedTo(1) == 0);
+  // The app's device holds it all: copied there, device side, and B's bytes are valid there alone.
+  REQUIRE(B->copyOnDevice(*A, 256, 100, 512, Home->primary(), Error));
+  CHECK(Error == CL_SUCCESS);
+  CHECK(Home->Backend.bytesCopiedTo(0) == 512);
+  Bytes Expected = pattern(1024, 9);
+  std::copy(Truth.begin() + 256, Truth.begin() + 768, Expected.begin() + 100);
+  CHECK(readAll(*B) == Expected);
+}
+
 TEST_CASE("a sub-buffer's launch moves its own bytes only, in its root's coordinates") {
   auto Home = std::make_shared<TestHome>(2);
   auto Root = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 4096, nullptr);
