@@ -309,9 +309,16 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle
                  CL_MEM_COPY_OVERLAP);
   auto From = B->shared_from_this(), To = T->shared_from_this();
   // Where the queue's device holds the source bytes, the copy runs there, device side, left
-  // running on its in-order queue as natively; otherwise through the host.
+  // running on its in-order queue as natively; otherwise through the host. With no event or
+  // wait list asked, such a copy starts on the app's thread (as a non-blocking read does):
+  // through the executor, the app's next launch found it queued there and went the same way (a
+  // solver's launch after its per-iteration copy waited a thread hand-off each time).
   ExecDevice &Exec = Q->exec();
   const bool OnDevice = Q->canFinishLater();
+  const bool Here = OnDevice && NumWait == 0 && !Event && [&] {
+    std::lock_guard<std::mutex> Lock(Q->context().dataLock());
+    return B->validOn(Exec, SourceOffset, Size);
+  }();
   auto QueueKeep = Q->shared_from_this();
   return enqueue(
       *Q, CL_COMMAND_COPY_BUFFER, NumWait, WaitList, Event, false,
@@ -329,7 +336,8 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle
           return E;
         To->write(TargetOffset, Size, Root.hostData() + SourceBase, Buffer::HostSource::HostCopy);
         return CL_SUCCESS;
-      });
+      },
+      CommandOrder::Free, false, Here);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue QueueHandle, cl_mem Mem,
@@ -346,17 +354,34 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue QueueHandle
   auto Keep = B->shared_from_this();
   std::vector<std::uint8_t> Bytes(static_cast<const std::uint8_t *>(Pattern),
                                   static_cast<const std::uint8_t *>(Pattern) + PatternSize);
-  return enqueue(*Q, CL_COMMAND_FILL_BUFFER, NumWait, WaitList, Event, false,
-                 [Keep, Bytes, Offset, Size](libsplit::Event &) {
-                   std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
-                   Buffer &Root = Keep->root();
-                   const size_t Base = Keep->rootOffset() + Offset;
-                   std::uint8_t *Host = Root.hostData() + Base;
-                   for (size_t At = 0; At < Size; At += Bytes.size())
-                     std::memcpy(Host + At, Bytes.data(), Bytes.size());
-                   Root.wroteOnHost(RangeSet(Base, Base + Size));
-                   return CL_SUCCESS;
-                 });
+  // On an in-order queue the fill runs on the queue's device, left running there as natively;
+  // with no event or wait list asked it starts on the app's thread. Through the host, a loop
+  // that clears a buffer before each launch waited for every kernel before it to end (the fill
+  // wrote the host's copy), and its next launch went through the executor behind it.
+  ExecDevice &Exec = Q->exec();
+  const bool OnDevice = Q->canFinishLater();
+  const bool Here = OnDevice && NumWait == 0 && !Event;
+  auto QueueKeep = Q->shared_from_this();
+  return enqueue(
+      *Q, CL_COMMAND_FILL_BUFFER, NumWait, WaitList, Event, false,
+      [Keep, QueueKeep, &Exec, OnDevice, Bytes, Offset, Size](libsplit::Event &) {
+        std::lock_guard<std::mutex> Lock(Keep->context().dataLock());
+        if (OnDevice) {
+          if (const cl_int Error = Keep->fillOnDevice(Bytes, Offset, Size, Exec);
+              Error != CL_SUCCESS)
+            return Error;
+          QueueKeep->finishLater([Keep] { return CL_SUCCESS; }, {}, &Exec, true);
+          return FinishesLater;
+        }
+        Buffer &Root = Keep->root();
+        const size_t Base = Keep->rootOffset() + Offset;
+        std::uint8_t *Host = Root.hostData() + Base;
+        for (size_t At = 0; At < Size; At += Bytes.size())
+          std::memcpy(Host + At, Bytes.data(), Bytes.size());
+        Root.wroteOnHost(RangeSet(Base, Base + Size));
+        return CL_SUCCESS;
+      },
+      CommandOrder::Free, false, Here);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBufferRect(

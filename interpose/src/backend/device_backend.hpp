@@ -62,6 +62,10 @@ public:
   virtual cl_int copy(cl_command_queue Queue, cl_mem Source, std::size_t SourceOffset,
                       cl_mem Target, std::size_t TargetOffset, std::size_t Bytes,
                       const std::vector<cl_event> &After) = 0;
+  // [Offset, Offset + Bytes) of Target filled with Pattern (PatternBytes, a power of two up to
+  // 128 that divides Offset and Bytes), enqueued on Queue without an event.
+  virtual cl_int fill(cl_command_queue Queue, cl_mem Target, const void *Pattern,
+                      std::size_t PatternBytes, std::size_t Offset, std::size_t Bytes) = 0;
   // Done: an event that completes once every command enqueued on Queue so far has ended.
   virtual cl_int marker(cl_command_queue Queue, cl_event &Done) = 0;
   // Host memory of at least Bytes that reads on Queue (of Context) land in directly: page-locked,

@@ -70,6 +70,12 @@ cl_int RealBackend::copy(cl_command_queue Queue, cl_mem Source, std::size_t Sour
                                  After.empty() ? nullptr : After.data(), nullptr);
 }
 
+cl_int RealBackend::fill(cl_command_queue Queue, cl_mem Target, const void *Pattern,
+                         std::size_t PatternBytes, std::size_t Offset, std::size_t Bytes) {
+  return Api.clEnqueueFillBuffer(Queue, Target, Pattern, PatternBytes, Offset, Bytes, 0, nullptr,
+                                 nullptr);
+}
+
 cl_int RealBackend::marker(cl_command_queue Queue, cl_event &Done) {
   const cl_int Error = Api.clEnqueueMarkerWithWaitList(Queue, 0, nullptr, &Done);
   // A marker is not flushed by itself: another queue's command waiting on it might wait for ever.

@@ -602,6 +602,24 @@ bool Buffer::copyOnDevice(Buffer &Source, size_t SourceBase, size_t Offset, size
   return true;
 }
 
+cl_int Buffer::fillOnDevice(const std::vector<std::uint8_t> &Pattern, size_t Offset, size_t Bytes,
+                            ExecDevice &Device) {
+  Buffer &To = root();
+  const size_t Base = rootOffset() + Offset;
+  cl_int Error = CL_SUCCESS;
+  cl_mem Target = To.realOn(Device, Error);
+  if (!Target)
+    return Error;
+  DeviceBackend &Backend = Home->services().Backend;
+  Error = runOnDevices({{&Device, [&] {
+                           return Backend.fill(Device.RealQueue, Target, Pattern.data(),
+                                               Pattern.size(), Base, Bytes);
+                         }}});
+  if (Error == CL_SUCCESS)
+    To.wroteOn(Device.Index, RangeSet(Base, Base + Bytes));
+  return Error;
+}
+
 cl_int Buffer::readLater(ExecDevice &Device, size_t Offset, size_t Bytes, void *Destination) {
   Buffer &Root = root();
   MemoryServices &Services = Home->services();

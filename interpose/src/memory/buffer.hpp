@@ -203,6 +203,11 @@ public:
   // Returns false, having done nothing, where it does not (the copy then goes through the host).
   bool copyOnDevice(Buffer &Source, size_t SourceBase, size_t Offset, size_t Bytes,
                     ExecDevice &Device, cl_int &Error);
+  // [Offset, Offset + Bytes) of this buffer filled with Pattern on Device's in-order queue,
+  // device side, without waiting (as clEnqueueFillBuffer is natively): those bytes are then
+  // valid there alone. Returns the device's error, as natively.
+  cl_int fillOnDevice(const std::vector<std::uint8_t> &Pattern, size_t Offset, size_t Bytes,
+                      ExecDevice &Device);
   // The same copy where Device holds all of it (validOn): enqueued on Device's in-order queue
   // without waiting, as a non-blocking read is natively; the bytes are in Destination once a
   // later command of that queue has ended. The real buffer must stay alive until then.

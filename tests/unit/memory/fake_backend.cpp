@@ -198,6 +198,20 @@ cl_int FakeBackend::copy(cl_command_queue Queue, cl_mem Source, std::size_t Sour
   return Error;
 }
 
+cl_int FakeBackend::fill(cl_command_queue Queue, cl_mem Target, const void *Pattern,
+                         std::size_t PatternBytes, std::size_t Offset, std::size_t Bytes) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (PatternBytes == 0 || Offset % PatternBytes || Bytes % PatternBytes)
+    return CL_INVALID_VALUE;
+  // The pattern as the call passed it: the caller's copy may be gone when the fill runs.
+  const auto *From = static_cast<const std::uint8_t *>(Pattern);
+  return transfer(Queue, Target, false, Offset, Bytes,
+                  [Copy = std::vector<std::uint8_t>(From, From + PatternBytes), Bytes](auto *Into) {
+                    for (std::size_t At = 0; At < Bytes; At += Copy.size())
+                      std::memcpy(Into + At, Copy.data(), Copy.size());
+                  });
+}
+
 cl_int FakeBackend::marker(cl_command_queue Queue, cl_event &Done) {
   std::lock_guard<std::mutex> Lock(Mutex);
   const std::size_t Device = deviceOfQueue(Queue);

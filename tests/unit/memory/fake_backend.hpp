@@ -66,6 +66,8 @@ public:
   cl_int copy(cl_command_queue Queue, cl_mem Source, std::size_t SourceOffset, cl_mem Target,
               std::size_t TargetOffset, std::size_t Bytes,
               const std::vector<cl_event> &After) override;
+  cl_int fill(cl_command_queue Queue, cl_mem Target, const void *Pattern, std::size_t PatternBytes,
+              std::size_t Offset, std::size_t Bytes) override;
   cl_int marker(cl_command_queue Queue, cl_event &Done) override;
   cl_int wait(cl_event Done) override;
   // Host memory of its own per queue, as page-locked memory would be.

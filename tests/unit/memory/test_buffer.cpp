@@ -210,6 +210,28 @@ TEST_CASE("a copy between buffers runs on the device that holds its source, else
   CHECK(readAll(*B) == Expected);
 }
 
+TEST_CASE("a fill runs on the device, its bytes valid there alone, the rest where it was") {
+  auto Home = std::make_shared<TestHome>(2);
+  auto Root = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 1024, nullptr);
+  REQUIRE(Root->initialize() == CL_SUCCESS);
+  auto Sub = std::make_shared<Buffer>(Root, CL_MEM_READ_WRITE, 256, 512);
+  Bytes Truth = pattern(1024, 5);
+  Root->write(0, 1024, Truth.data(), Buffer::HostSource::App);
+  // Device 1 holds none of the buffer: the fill needs none of it there.
+  const std::vector<std::uint8_t> Pattern = {1, 2, 3, 4};
+  REQUIRE(Sub->fillOnDevice(Pattern, 64, 128, *Home->devices()[1]) == CL_SUCCESS);
+  CHECK(Home->Backend.bytesWrittenTo(1) == 0);
+  for (std::size_t At = 256 + 64; At < 256 + 64 + 128; ++At)
+    Truth[At] = Pattern[At % 4];
+  const RangeSet Filled(320, 448);
+  CHECK(Root->missingOn(1, Filled).empty());
+  CHECK(Root->missingOnHost(Filled) == Filled);
+  CHECK(readAll(*Root) == Truth);
+  // A pattern that does not divide the range is the device's error, and changes nothing.
+  CHECK(Sub->fillOnDevice(Pattern, 2, 128, Home->primary()) == CL_INVALID_VALUE);
+  CHECK(readAll(*Root) == Truth);
+}
+
 TEST_CASE("a sub-buffer's launch moves its own bytes only, in its root's coordinates") {
   auto Home = std::make_shared<TestHome>(2);
   auto Root = std::make_shared<Buffer>(Home, CL_MEM_READ_WRITE, 4096, nullptr);
