@@ -126,6 +126,12 @@ LIBSPLIT_API cl_int CL_API_CALL clFinish(cl_command_queue QueueHandle) {
   LIBSPLIT_SHOW_CALL("clFinish");
   Queue *Q = asQueue(QueueHandle);
   LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
-  AppWait Waiting(Q->context());
-  return Q->finish();
+  cl_int Result = CL_SUCCESS;
+  {
+    AppWait Waiting(Q->context());
+    Result = Q->finish();
+  }
+  if (Result == CL_SUCCESS && Q->idle())
+    Q->context().caughtUp(*Q);
+  return Result;
 }

@@ -6,6 +6,7 @@
 #include "kernel.hpp"
 #include "launch.hpp"
 #include "launch_parts.hpp"
+#include "queue.hpp"
 #include "quiet_wait.hpp"
 
 #include "libsplit/balancer/split.hpp"
@@ -356,6 +357,17 @@ bool Context::openForLongLaunch(double PredictedSeconds) {
                             support::formatFixed(PredictedSeconds, 3), " s");
   openInBackground();
   return true;
+}
+
+void Context::caughtUp(const Queue &Waited) {
+  if (Services.Launch.Settings.Open.What != config::OpenPolicy::When::Auto || !OpenInBackground ||
+      SplitExec.empty() || LiveQueues.load(std::memory_order_relaxed) != 1 ||
+      !Waited.canFinishLater())
+    return;
+  const double Now =
+      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  std::lock_guard<std::mutex> Lock(OpenMutex);
+  Ahead.caughtUp(Now);
 }
 
 void Context::noteQueued(double PredictedSeconds, bool MayHold) {

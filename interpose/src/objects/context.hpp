@@ -29,6 +29,7 @@
 namespace libsplit {
 
 class Buffer;
+class Queue;
 struct KernelArg;
 
 // The real clEnqueueNDRangeKernel of a device's job (no wait list), under the device's
@@ -136,6 +137,13 @@ public:
   // can go to them. Once they open or are opening, the work queued is credited to the kernels'
   // spreads (LaunchPlanner::creditQueuedWork).
   void noteQueued(double PredictedSeconds, bool MayHold);
+  // The app has just waited for every command of Waited, an in-order queue with none left: where
+  // it is the context's only queue, the launches queued so far count no more than the time they
+  // had (planner::QueueAhead::caughtUp).
+  void caughtUp(const Queue &Waited);
+  // Queues of this context alive (Queue's constructor and destructor).
+  void queueOpened() { LiveQueues.fetch_add(1, std::memory_order_relaxed); }
+  void queueClosed() { LiveQueues.fetch_sub(1, std::memory_order_relaxed); }
   // The app's kernel launches so far (saved with the wait: how long its launches were).
   void countLaunch() { Launches.fetch_add(1, std::memory_order_relaxed); }
   // How long the app waits, or a launch is predicted to last, before the split devices open.
@@ -213,6 +221,7 @@ private:
   std::atomic<bool> OpeningStarted{false};
   std::atomic<std::uint64_t> Launches{0};
   std::atomic<std::int64_t> WaitedNs{0}; // AppWait's, in total
+  std::atomic<int> LiveQueues{0};
   double OpenAfterSeconds = 0.0;
   bool OpenInBackground = true; // else on the app's thread, at the launch that opens them
   cl_command_queue_properties RealQueueProperties = 0;

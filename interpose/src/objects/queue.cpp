@@ -22,9 +22,11 @@ Queue::Queue(std::shared_ptr<Context> Owner, Device &AppDevice, ExecDevice &Exec
   State->Spans = &this->Owner->launchServices().Spans;
   State->OutOfOrder = (Properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
   Thread = std::thread(run, State);
+  this->Owner->queueOpened();
 }
 
 Queue::~Queue() {
+  Owner->queueClosed();
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
     State->Stopping = true;
