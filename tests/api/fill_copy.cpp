@@ -62,6 +62,52 @@ void fills(const Setup &S, cl_kernel AddOne) {
   clReleaseMemObject(Buffer);
 }
 
+// Fills left running with nothing waiting for them (no event, no wait list), then seen by the
+// host: through a map of a buffer on the app's memory, through a parent of a filled sub-buffer,
+// and through a copy of the filled bytes.
+void fillsSeenLater(const Setup &S, cl_kernel AddOne) {
+  std::vector<cl_uint> Host(Bytes / 4, 7);
+  cl_mem OnHost =
+      createBuffer(S.Context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, Bytes, Host.data());
+  const size_t Words = Bytes / 4;
+  setArg(AddOne, 0, OnHost);
+  API_NEED(
+      clEnqueueNDRangeKernel(S.Queue, AddOne, 1, nullptr, &Words, nullptr, 0, nullptr, nullptr));
+  const cl_uint Word = 0xa5a5a5a5;
+  API_NEED(clEnqueueFillBuffer(S.Queue, OnHost, &Word, 4, 4096, 8192, 0, nullptr, nullptr));
+  cl_int Error = CL_SUCCESS;
+  auto *Mapped = static_cast<cl_uint *>(clEnqueueMapBuffer(S.Queue, OnHost, CL_TRUE, CL_MAP_READ, 0,
+                                                           Bytes, 0, nullptr, nullptr, &Error));
+  need(Error, "clEnqueueMapBuffer");
+  say("kernel, fill, map of a buffer on the app's memory: checksum %08x",
+      checksum(std::vector<cl_uint>(Mapped, Mapped + Words)));
+  API_NEED(clEnqueueUnmapMemObject(S.Queue, OnHost, Mapped, 0, nullptr, nullptr));
+  API_NEED(clFinish(S.Queue));
+  clReleaseMemObject(OnHost);
+
+  cl_uint AlignBits = 0;
+  API_NEED(clGetDeviceInfo(S.Device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(AlignBits), &AlignBits,
+                           nullptr));
+  const size_t Origin = std::max<size_t>(AlignBits / 8, 256);
+  cl_mem Root = createBuffer(S.Context, CL_MEM_READ_WRITE, Origin + Bytes);
+  const unsigned char Zero = 0;
+  API_NEED(clEnqueueFillBuffer(S.Queue, Root, &Zero, 1, 0, Origin + Bytes, 0, nullptr, nullptr));
+  cl_buffer_region Region = {Origin, Bytes / 2};
+  cl_mem Sub =
+      clCreateSubBuffer(Root, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &Region, &Error);
+  need(Error, "clCreateSubBuffer");
+  const cl_ushort Half = 0x1234;
+  API_NEED(clEnqueueFillBuffer(S.Queue, Sub, &Half, 2, 64, 1000, 0, nullptr, nullptr));
+  cl_mem Target = createBuffer(S.Context, CL_MEM_READ_WRITE, Bytes);
+  API_NEED(clEnqueueCopyBuffer(S.Queue, Root, Target, Origin, 0, Bytes, 0, nullptr, nullptr));
+  say("fill of a sub-buffer, read through its parent: checksum %08x",
+      checksum(readAll<unsigned char>(S.Queue, Root, Origin + Bytes)));
+  say("and copied on: checksum %08x", checksum(readAll<unsigned char>(S.Queue, Target, Bytes)));
+  clReleaseMemObject(Target);
+  clReleaseMemObject(Sub);
+  clReleaseMemObject(Root);
+}
+
 void copies(const Setup &S, cl_kernel Iota) {
   const size_t Words = Bytes / 4;
   cl_mem A = createBuffer(S.Context, CL_MEM_READ_WRITE, Bytes);
@@ -171,6 +217,8 @@ int main(int Argc, char **Argv) {
   cl_kernel AddOne = createKernel(Program, "add_one");
   say("== fills");
   fills(S, AddOne);
+  say("== fills seen later");
+  fillsSeenLater(S, AddOne);
   say("== copies");
   copies(S, Iota);
   say("== argument checks");
