@@ -4,7 +4,8 @@
 # -DLIBSPLIT_CC_STATIC=ON (the GPU machine has no LLVM libraries): CC_BUILD=build-static.
 # PERF=1 also packs this machine's perf with the libraries it needs beyond the C library
 # ($pack/perf) and libsplit with its symbols ($pack/lib/libsplit-syms.so), for profiles there
-# (bench/gpu/offcpu.sh); about 35 MiB more.
+# (bench/gpu/offcpu.sh); about 35 MiB more. The apps named in PERF_APPS keep their debug
+# information (perf's stacks through a stripped app stopped at the C library).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$root/build}
@@ -32,5 +33,8 @@ if [ "${PERF:-0}" = 1 ]; then
     esac
   done
   objcopy --strip-debug "$build/lib/libsplit.so" "$pack/lib/libsplit-syms.so"
+  for app in ${PERF_APPS:-}; do
+    install "$build/bench/apps/$app" "$pack/bench/apps/"
+  done
 fi
 du -sh "$pack"

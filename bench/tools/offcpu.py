@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Where an app's main thread waits off the CPU, call by call: the time between each time it
 left the CPU to sleep (a futex, a poll, a driver's wait) and its next return, summed by the
-OpenCL call it was in and the innermost libsplit function (or the first frame of the driver
-under the call natively). It reads `perf script` output of a run recorded with the scheduler's
-switch events and their call stacks:
+OpenCL call it was in and the innermost libsplit function (natively, the app's own frame). It
+reads `perf script` output of a system-wide recording of the scheduler's switches (a recording
+of the app's threads alone has their switches out, not back in), with their call stacks:
 
-  perf record -e sched:sched_switch --call-graph dwarf,16384 -o off.data -- env LD_PRELOAD=... app
-  perf script -i off.data -F pid,tid,time,trace,ip,sym,dso | bench/tools/offcpu.py [--top N]
+  perf record -a -e sched:sched_switch --call-graph dwarf,16384 -o off.data -- env LD_PRELOAD=... APP
+  perf script -i off.data -F pid,tid,time,trace,ip,sym,dso | bench/tools/offcpu.py --comm APP
 
-The main thread is the one whose id is the process's. A thread preempted while runnable (state
-R) is counted apart: it did not wait for anything. What a profile of the CPU's samples cannot
-show (libsplit's code was 0.01-0.02% of a solver's main-thread samples) is what this totals.
+(a tracepoint filter on the app's name, or an app stripped of its debug information, left the
+stacks cut short at the C library.) The main thread is the thread of the first process named
+APP whose id is the process's. A thread preempted while runnable (state R) is counted apart: it
+did not wait. What a profile of the CPU's samples cannot show (libsplit's code was 0.01-0.02%
+of a solver's main-thread samples) is what this totals.
 """
 import argparse
 import re
@@ -18,7 +20,7 @@ import sys
 from collections import defaultdict
 
 EVENT = re.compile(
-    r"^\s*(\d+)/(\d+)\s+([\d.]+):\s+prev_comm=.*?prev_pid=(\d+)\s.*?prev_state=(\S+)\s+==>"
+    r"^\s*(\d+)/(\d+)\s+([\d.]+):\s+prev_comm=(.*?) prev_pid=(\d+)\s.*?prev_state=(\S+)\s+==>"
     r"\s+next_comm=.*?next_pid=(\d+)\s")
 FRAME = re.compile(r"^\s+[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$")
 
@@ -42,15 +44,16 @@ def call_key(frames):
 
 
 def parse(lines):
-    """Yields (tid, time, prev_pid, prev_state, next_pid, frames) per switch event."""
+    """Yields (pid, tid, time, prev_pid, prev_state, next_pid, frames, prev_comm) per switch."""
     current = None
     for line in lines:
         match = EVENT.match(line)
         if match:
             if current:
                 yield current
-            pid, tid, time, prev_pid, state, next_pid = match.groups()
-            current = (int(pid), int(tid), float(time), int(prev_pid), state, int(next_pid), [])
+            pid, tid, time, comm, prev_pid, state, next_pid = match.groups()
+            current = (int(pid), int(tid), float(time), int(prev_pid), state, int(next_pid), [],
+                       comm)
             continue
         frame = FRAME.match(line)
         if frame and current:
@@ -61,15 +64,19 @@ def parse(lines):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--comm", required=True, help="the app's process name (15 characters)")
     parser.add_argument("--top", type=int, default=15, help="lines to print (default 15)")
     args = parser.parse_args()
     waits = defaultdict(lambda: [0.0, 0])
     preempted = 0.0
     left = None  # (time, state, key) of the main thread's last switch out
-    for pid, _tid, time, prev_pid, state, next_pid, frames in parse(sys.stdin):
-        if prev_pid == pid and left is None:
+    main = None
+    for pid, tid, time, prev_pid, state, next_pid, frames, comm in parse(sys.stdin):
+        if main is None and pid and pid == tid and comm == args.comm[:15]:
+            main = pid
+        if prev_pid == main and left is None:
             left = (time, state, call_key(frames))
-        elif next_pid == pid and left is not None:
+        elif next_pid == main and left is not None:
             start, was, key = left
             if was.startswith("R"):
                 preempted += time - start
