@@ -359,9 +359,13 @@ bool Context::openForLongLaunch(double PredictedSeconds) {
   return true;
 }
 
+bool Context::queuedWorkOpens() const {
+  return Services.Launch.Settings.Open.What == config::OpenPolicy::When::Auto && OpenInBackground &&
+         !SplitExec.empty();
+}
+
 void Context::caughtUp(const Queue &Waited) {
-  if (Services.Launch.Settings.Open.What != config::OpenPolicy::When::Auto || !OpenInBackground ||
-      SplitExec.empty() || LiveQueues.load(std::memory_order_relaxed) != 1 ||
+  if (!queuedWorkOpens() || LiveQueues.load(std::memory_order_relaxed) != 1 ||
       !Waited.canFinishLater())
     return;
   const double Now =
@@ -371,8 +375,7 @@ void Context::caughtUp(const Queue &Waited) {
 }
 
 void Context::noteQueued(double PredictedSeconds, bool MayHold) {
-  if (Services.Launch.Settings.Open.What != config::OpenPolicy::When::Auto || !OpenInBackground ||
-      SplitExec.empty())
+  if (!queuedWorkOpens())
     return;
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::time_point T) {

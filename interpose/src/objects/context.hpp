@@ -222,6 +222,9 @@ private:
   std::atomic<std::uint64_t> Launches{0};
   std::atomic<std::int64_t> WaitedNs{0}; // AppWait's, in total
   std::atomic<int> LiveQueues{0};
+  // LIBSPLIT_OPEN=auto with devices to open in the background: the app's queued work
+  // (Ahead) opens them (noteQueued, caughtUp).
+  bool queuedWorkOpens() const;
   double OpenAfterSeconds = 0.0;
   bool OpenInBackground = true; // else on the app's thread, at the launch that opens them
   cl_command_queue_properties RealQueueProperties = 0;
