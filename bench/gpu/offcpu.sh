@@ -6,6 +6,9 @@
 # PERF_APPS (pack.sh).
 #
 #   APP=cg ARGS="--n 1024 --iterations 2000" RUNS=2 bench/gpu/offcpu.sh > offcpu.txt
+#
+# ON_CPU=1: where the main thread is on the CPU instead (bench/tools/oncpu.py over CPU-clock
+# samples of the app's threads): a driver that spins while it waits shows there.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/pack_env.sh"
 # perf's own libraries only for perf: the app under it with them had its stacks cut short.
@@ -18,13 +21,19 @@ for run in $(seq "${RUNS:-1}"); do
   for config in native default; do
     env=()
     [ "$config" = default ] && env=(LD_PRELOAD="$pack/lib/libsplit-syms.so")
-    timer=$(P record -q -a -e sched:sched_switch --call-graph dwarf,16384 -o "$data" -- \
+    if [ "${ON_CPU:-0}" = 1 ]; then
+      recording=(-e cpu-clock -F "${FREQ:-20000}") fields=comm,pid,tid,time,period,ip,sym,dso
+      tool=oncpu.py
+    else
+      recording=(-a -e sched:sched_switch) fields=pid,tid,time,trace,ip,sym,dso tool=offcpu.py
+    fi
+    timer=$(P record -q "${recording[@]}" --call-graph dwarf,16384 -o "$data" -- \
       env LD_LIBRARY_PATH="$app_libs" "${env[@]}" "$pack/bench/apps/$app" --device "$gpu" \
       "${argv[@]}" 2>&1 |
       grep -o 'in [0-9.e+-]* s' | tail -1)
     echo "== $app ${argv[*]}: $config, run $run, the app's timer: ${timer:-(no timer: perf failed?)}"
-    P script -i "$data" -F pid,tid,time,trace,ip,sym,dso 2>/dev/null |
-      "$root/bench/tools/offcpu.py" --comm "$app" --top "${TOP:-12}"
+    P script -i "$data" -F "$fields" 2>/dev/null |
+      "$root/bench/tools/$tool" --comm "$app" --top "${TOP:-12}"
   done
 done
 rm -f "$data"

@@ -22,14 +22,15 @@ from collections import defaultdict
 EVENT = re.compile(
     r"^\s*(\d+)/(\d+)\s+([\d.]+):\s+prev_comm=(.*?) prev_pid=(\d+)\s.*?prev_state=(\S+)\s+==>"
     r"\s+next_comm=.*?next_pid=(\d+)\s")
+OPENCL_CALL = re.compile(r"^cl[A-Z]\w*$")
 FRAME = re.compile(r"^\s+[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$")
 
 
 def call_key(frames):
     """The OpenCL entry point the app called (the outermost cl* frame) and the innermost frame
     of libsplit under it, else the innermost frame of a user-space library."""
-    api = next((sym for sym, dso in reversed(frames) if sym.startswith("cl") and "(" not in sym),
-               None)
+    api = next((sym for sym, dso in reversed(frames)
+                if OPENCL_CALL.match(sym) and not dso.startswith("[")), None)
     if api is None:  # natively the loader's entry points may lack symbols: the app's own frame
         app = next((dso for sym, dso in frames if sym == "main"), None)
         api = next((f"(in the app's {sym})" for sym, dso in frames if dso == app),

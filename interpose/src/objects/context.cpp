@@ -119,15 +119,18 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   RealContexts.emplace(AppPlatform, AppContext);
 
   // The devices' own kernel times feed the balancer, the trace, the timeline and the summary;
-  // nothing else needs them, and a profiling queue nearly doubled what each launch with an event
-  // costs NVIDIA's driver.
+  // nothing else needs them, and a profiling queue costs NVIDIA's driver at every command: it
+  // nearly doubled what each launch with an event costs, and a solver's short launches and
+  // transfers, none of them timed, ran slower on it. An app's device keeps a plain queue, with a
+  // profiling twin for the kernels timed (TimingQueue), unless a diagnostic times every launch.
   const config::Config &Settings = Services.Launch.Settings;
   const auto Splitting =
       std::count_if(Devices.begin(), Devices.end(), [](const Wanted &W) { return W.Splits; });
-  RealQueueProperties =
-      Splitting >= 2 || Settings.Summary || !Settings.Trace.empty() || !Settings.Timeline.empty()
-          ? CL_QUEUE_PROFILING_ENABLE
-          : 0;
+  const bool Diagnosing =
+      Settings.Summary || !Settings.Trace.empty() || !Settings.Timeline.empty();
+  RealQueueProperties = Splitting >= 2 || Diagnosing ? CL_QUEUE_PROFILING_ENABLE : 0;
+  const cl_command_queue_properties AppQueueProperties =
+      Diagnosing ? CL_QUEUE_PROFILING_ENABLE : 0;
   for (const Wanted &W : Devices) {
     auto Exec = std::make_unique<ExecDevice>();
     Exec->Index = this->Exec.size();
@@ -155,9 +158,18 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     Exec->KernelEnqueueLock = &Services.EnqueueLocks.of(W.Real);
     if (std::find(AppIds.begin(), AppIds.end(), W.Real) != AppIds.end()) {
       Exec->RealContext = AppContext;
-      Exec->RealQueue = Real.clCreateCommandQueue(AppContext, W.Real, RealQueueProperties, &Error);
+      // A twin queue needs OpenCL 1.2's markers and barriers to keep the order of the two.
+      const bool Twin = RealQueueProperties != AppQueueProperties && Exec->Version >= 12;
+      Exec->RealQueue = Real.clCreateCommandQueue(
+          AppContext, W.Real, Twin ? AppQueueProperties : RealQueueProperties, &Error);
       if (!Exec->RealQueue)
         return Error;
+      if (Twin) {
+        Exec->TimingQueue =
+            Real.clCreateCommandQueue(AppContext, W.Real, RealQueueProperties, &Error);
+        if (!Exec->TimingQueue)
+          return Error;
+      }
       Exec->Worker = std::make_unique<DeviceWorker>();
       Exec->Ready.store(true, std::memory_order_release);
     }
@@ -595,6 +607,8 @@ Context::~Context() {
       Services.Memory.Backend.releaseStaging(E->RealQueue);
       Real.clReleaseCommandQueue(E->RealQueue);
     }
+    if (E->TimingQueue)
+      Real.clReleaseCommandQueue(E->TimingQueue);
   }
   for (auto &[Platform, RealContext] : RealContexts)
     Real.clReleaseContext(RealContext);
@@ -679,6 +693,33 @@ cl_int awaitPipelined(const ExecDevice &Device, cl_event Running,
   return Error;
 }
 
+namespace {
+
+// The kernel on the device's profiling twin queue, in RealQueue's order: after a marker of what
+// RealQueue holds, and RealQueue's next commands behind it (a barrier on its event). Markers
+// are flushed: a command of one queue that waits for another's might otherwise wait for ever.
+cl_int enqueueOnTimingQueue(const RealApi &Real, ExecDevice &Device, cl_kernel Kernel,
+                            cl_uint WorkDim, const size_t *Offset, const size_t *Global,
+                            const size_t *Local, cl_event &Done) {
+  cl_event Before = nullptr;
+  cl_int Error = Real.clEnqueueMarkerWithWaitList(Device.RealQueue, 0, nullptr, &Before);
+  if (Error != CL_SUCCESS)
+    return Error;
+  Real.clFlush(Device.RealQueue);
+  Error = Real.clEnqueueNDRangeKernel(Device.TimingQueue, Kernel, WorkDim, Offset, Global, Local,
+                                      1, &Before, &Done);
+  Real.clReleaseEvent(Before);
+  if (Error != CL_SUCCESS)
+    return Error;
+  Real.clFlush(Device.TimingQueue);
+  // Where the barrier cannot be queued, RealQueue's next command must still come after it.
+  if (Real.clEnqueueBarrierWithWaitList(Device.RealQueue, 1, &Done, nullptr) != CL_SUCCESS)
+    Real.clWaitForEvents(1, &Done);
+  return CL_SUCCESS;
+}
+
+} // namespace
+
 cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done) {
@@ -695,8 +736,10 @@ cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
             ? std::make_optional<ScopedSpan>(Spans, callingThreadTrack(), "real enqueue")
             : std::nullopt;
     std::lock_guard<std::mutex> Lock(*Device.KernelEnqueueLock);
-    Error = Real.clEnqueueNDRangeKernel(Device.RealQueue, Kernel, WorkDim, Offset, Global, Local, 0,
-                                        nullptr, Done);
+    Error = Done && Device.TimingQueue
+                ? enqueueOnTimingQueue(Real, Device, Kernel, WorkDim, Offset, Global, Local, *Done)
+                : Real.clEnqueueNDRangeKernel(Device.RealQueue, Kernel, WorkDim, Offset, Global,
+                                              Local, 0, nullptr, Done);
   }
   if (RunsHere)
     Device.RanInEnqueueNs.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -35,7 +35,8 @@ struct KernelArg;
 // The real clEnqueueNDRangeKernel of a device's job (no wait list), under the device's
 // KernelEnqueueLock; learns from Done whether the device's enqueue runs the kernel: three kernels
 // in a row complete when it returns make it one, any other answer one whose does not. Done may
-// be null (no event: nothing learnt).
+// be null (no event: nothing learnt, and the kernel runs on RealQueue); with Done, on the
+// device's TimingQueue where it has one, so that its profiling times can be read.
 cl_int enqueueRealKernel(ExecDevice &Device, cl_kernel Kernel, cl_uint WorkDim,
                          const size_t *Offset, const size_t *Global, const size_t *Local,
                          cl_event *Done);
@@ -227,6 +228,8 @@ private:
   bool queuedWorkOpens() const;
   double OpenAfterSeconds = 0.0;
   bool OpenInBackground = true; // else on the app's thread, at the launch that opens them
+  // Of the queues of the devices opened for splits; an app's device's queue profiles only for the
+  // diagnostics (its kernels timed otherwise run on its TimingQueue).
   cl_command_queue_properties RealQueueProperties = 0;
   std::thread Opener;
   bool AwaitOpening = false; // set before Opener starts

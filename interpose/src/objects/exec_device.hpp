@@ -30,6 +30,11 @@ struct ExecDevice {
   cl_device_id Real = nullptr;
   cl_context RealContext = nullptr; // owned by the Context
   cl_command_queue RealQueue = nullptr;
+  // A profiling twin of RealQueue on an app's device whose RealQueue does not profile (a
+  // profiling queue costs NVIDIA's driver at every command, the app's untimed launches and
+  // transfers included): the kernels whose device times are read run there, ordered with
+  // RealQueue's commands (enqueueRealKernel). Null where RealQueue profiles, or nothing is timed.
+  cl_command_queue TimingQueue = nullptr;
   Device *Visible = nullptr; // the app's view of it, or the root device a sub-device came from
   bool Splits = false;       // takes part in split launches
   std::size_t MaxWorkGroupSize = 0;
