@@ -54,10 +54,10 @@ void behindIt(const Setup &S, cl_program Program) {
   setArg(Sums, 2, static_cast<cl_uint>(Count));
   for (int Step = 0; Step < 3; ++Step) {
     const size_t Global = Count;
-    show("churn", clEnqueueNDRangeKernel(S.Queue, Churn, 1, nullptr, &Global, nullptr, 0, nullptr,
-                                         nullptr));
-    show("copy behind it", clEnqueueCopyBuffer(S.Queue, Out, Copy, 0, 0, Count * sizeof(cl_uint),
-                                               0, nullptr, nullptr));
+    show("churn",
+         clEnqueueNDRangeKernel(S.Queue, Churn, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr));
+    show("copy behind it", clEnqueueCopyBuffer(S.Queue, Out, Copy, 0, 0, Count * sizeof(cl_uint), 0,
+                                               nullptr, nullptr));
     const size_t One = Group;
     show("one work-group behind it",
          clEnqueueNDRangeKernel(S.Queue, Sums, 1, nullptr, &One, &One, 0, nullptr, nullptr));
@@ -91,13 +91,13 @@ void beforeIt(const Setup &S, cl_program Program) {
     show("fill", clEnqueueFillBuffer(S.Queue, Buf, &Pattern, sizeof(Pattern), 0,
                                      Count * sizeof(cl_uint), 0, nullptr, nullptr));
     const size_t Global = Count;
-    show("add to the fill", clEnqueueNDRangeKernel(S.Queue, Add, 1, nullptr, &Global, nullptr, 0,
-                                                   nullptr, nullptr));
+    show("add to the fill",
+         clEnqueueNDRangeKernel(S.Queue, Add, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr));
     say("after the fill", readAll<cl_uint>(S.Queue, Buf, Count));
     show("write", clEnqueueWriteBuffer(S.Queue, Buf, CL_FALSE, 0, Count * sizeof(cl_uint),
                                        Ramp.data(), 0, nullptr, nullptr));
-    show("add to the write", clEnqueueNDRangeKernel(S.Queue, Add, 1, nullptr, &Global, nullptr, 0,
-                                                    nullptr, nullptr));
+    show("add to the write",
+         clEnqueueNDRangeKernel(S.Queue, Add, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr));
     say("after the write", readAll<cl_uint>(S.Queue, Buf, Count));
   }
   clReleaseMemObject(Buf);
