@@ -1,4 +1,4 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """Where an app's main thread waits off the CPU, call by call: the time between each time it
 left the CPU to sleep (a futex, a poll, a driver's wait) and its next return, summed by the
 OpenCL call it was in and the innermost libsplit function (natively, the app's own frame). It

@@ -1,4 +1,4 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """Where an app's main thread spends its time on the CPU, call by call: perf's CPU-clock samples
 of the thread summed by the OpenCL call it was in and the innermost libsplit function
 (natively, the app's own frame), as offcpu.py keys its waits, and by the library the sample
