@@ -22,6 +22,7 @@ cl_command_queue makeQueue(cl_context ContextHandle, cl_device_id DeviceHandle,
       RT.real().clCreateCommandQueue(Exec->RealContext, Exec->Real, Flags, &Error);
   LIBSPLIT_CHECK_RET(!Probe, Error, ErrorRet);
   RT.real().clReleaseCommandQueue(Probe);
+  C->appQueueMade(*Exec, (Flags & CL_QUEUE_PROFILING_ENABLE) != 0);
   auto Q = Queue::create(C->shared_from_this(), *D, *Exec, Flags, std::move(AppProperties));
   setError(ErrorRet, CL_SUCCESS);
   return Q.get();

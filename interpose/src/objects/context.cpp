@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <utility>
 
 namespace libsplit {
 
@@ -126,11 +127,9 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   const config::Config &Settings = Services.Launch.Settings;
   const auto Splitting =
       std::count_if(Devices.begin(), Devices.end(), [](const Wanted &W) { return W.Splits; });
-  const bool Diagnosing =
-      Settings.Summary || !Settings.Trace.empty() || !Settings.Timeline.empty();
+  const bool Diagnosing = Settings.Summary || !Settings.Trace.empty() || !Settings.Timeline.empty();
   RealQueueProperties = Splitting >= 2 || Diagnosing ? CL_QUEUE_PROFILING_ENABLE : 0;
-  const cl_command_queue_properties AppQueueProperties =
-      Diagnosing ? CL_QUEUE_PROFILING_ENABLE : 0;
+  const cl_command_queue_properties AppQueueProperties = Diagnosing ? CL_QUEUE_PROFILING_ENABLE : 0;
   for (const Wanted &W : Devices) {
     auto Exec = std::make_unique<ExecDevice>();
     Exec->Index = this->Exec.size();
@@ -693,6 +692,15 @@ cl_int awaitPipelined(const ExecDevice &Device, cl_event Running,
   return Error;
 }
 
+void Context::appQueueMade(ExecDevice &Device, bool Profiles) {
+  // Before the app's first queue nothing was queued on either (every command needs a queue).
+  if (HadQueue.exchange(true) || !Profiles || !Device.TimingQueue)
+    return;
+  Services.Memory.Backend.releaseStaging(Device.RealQueue);
+  Services.Real.clReleaseCommandQueue(Device.RealQueue);
+  Device.RealQueue = std::exchange(Device.TimingQueue, nullptr);
+}
+
 namespace {
 
 // The kernel on the device's profiling twin queue, in RealQueue's order: after a marker of what
@@ -706,8 +714,8 @@ cl_int enqueueOnTimingQueue(const RealApi &Real, ExecDevice &Device, cl_kernel K
   if (Error != CL_SUCCESS)
     return Error;
   Real.clFlush(Device.RealQueue);
-  Error = Real.clEnqueueNDRangeKernel(Device.TimingQueue, Kernel, WorkDim, Offset, Global, Local,
-                                      1, &Before, &Done);
+  Error = Real.clEnqueueNDRangeKernel(Device.TimingQueue, Kernel, WorkDim, Offset, Global, Local, 1,
+                                      &Before, &Done);
   Real.clReleaseEvent(Before);
   if (Error != CL_SUCCESS)
     return Error;

@@ -142,6 +142,11 @@ public:
   // it is the context's only queue, the launches queued so far count no more than the time they
   // had (planner::QueueAhead::caughtUp).
   void caughtUp(const Queue &Waited);
+  // The app makes a queue on Device (before it exists): where it is the context's first and
+  // profiles, the device's own real queue becomes its profiling twin, since the app's every
+  // command profiles anyway (a kernel timed on the twin, with its ordering, cost the driver more
+  // than one on a profiling queue).
+  void appQueueMade(ExecDevice &Device, bool Profiles);
   // Queues of this context alive (Queue's constructor and destructor).
   void queueOpened() { LiveQueues.fetch_add(1, std::memory_order_relaxed); }
   void queueClosed() { LiveQueues.fetch_sub(1, std::memory_order_relaxed); }
@@ -223,6 +228,7 @@ private:
   std::atomic<std::uint64_t> Launches{0};
   std::atomic<std::int64_t> WaitedNs{0}; // AppWait's, in total
   std::atomic<int> LiveQueues{0};
+  std::atomic<bool> HadQueue{false}; // appQueueMade
   // LIBSPLIT_OPEN=auto with devices to open in the background: the app's queued work
   // (Ahead) opens them (noteQueued, caughtUp).
   bool queuedWorkOpens() const;
