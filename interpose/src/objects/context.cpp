@@ -166,8 +166,14 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
       if (Twin) {
         Exec->TimingQueue =
             Real.clCreateCommandQueue(AppContext, W.Real, RealQueueProperties, &Error);
-        if (!Exec->TimingQueue)
-          return Error;
+        // Without its twin, the device's own queue profiles, as where it needs none.
+        if (!Exec->TimingQueue) {
+          Real.clReleaseCommandQueue(Exec->RealQueue);
+          Exec->RealQueue =
+              Real.clCreateCommandQueue(AppContext, W.Real, RealQueueProperties, &Error);
+          if (!Exec->RealQueue)
+            return Error;
+        }
       }
       Exec->Worker = std::make_unique<DeviceWorker>();
       Exec->Ready.store(true, std::memory_order_release);
@@ -694,6 +700,9 @@ cl_int awaitPipelined(const ExecDevice &Device, cl_event Running,
 
 void Context::appQueueMade(ExecDevice &Device, bool Profiles) {
   // Before the app's first queue nothing was queued on either (every command needs a queue).
+  // Under the data lock: another app thread making a queue meanwhile waits for the change before
+  // it can use its queue.
+  std::lock_guard<std::mutex> DataLock(dataLock());
   if (HadQueue.exchange(true) || !Profiles || !Device.TimingQueue)
     return;
   Services.Memory.Backend.releaseStaging(Device.RealQueue);
