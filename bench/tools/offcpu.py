@@ -44,23 +44,29 @@ def call_key(frames):
     return api, inner[:110]
 
 
-def parse(lines):
-    """Yields (pid, tid, time, prev_pid, prev_state, next_pid, frames, prev_comm) per switch."""
+def records(lines, header):
+    """Yields (match of header, frames) per record of `perf script` output: a line that header
+    matches, then its stack's frames as (symbol, library)."""
     current = None
     for line in lines:
-        match = EVENT.match(line)
+        match = header.match(line)
         if match:
             if current:
                 yield current
-            pid, tid, time, comm, prev_pid, state, next_pid = match.groups()
-            current = (int(pid), int(tid), float(time), int(prev_pid), state, int(next_pid), [],
-                       comm)
+            current = (match, [])
             continue
         frame = FRAME.match(line)
         if frame and current:
-            current[6].append((frame.group(1), frame.group(2)))
+            current[1].append((frame.group(1), frame.group(2)))
     if current:
         yield current
+
+
+def parse(lines):
+    """Yields (pid, tid, time, prev_pid, prev_state, next_pid, frames, prev_comm) per switch."""
+    for match, frames in records(lines, EVENT):
+        pid, tid, time, comm, prev_pid, state, next_pid = match.groups()
+        yield (int(pid), int(tid), float(time), int(prev_pid), state, int(next_pid), frames, comm)
 
 
 def main():

@@ -15,28 +15,16 @@ import re
 import sys
 from collections import defaultdict
 
-from offcpu import call_key
+from offcpu import call_key, records
 
 SAMPLE = re.compile(r"^\s*(.+?)\s+(\d+)/(\d+)\s+([\d.]+):\s+(\d+)\s*(?:\S+:)?\s*$")
-FRAME = re.compile(r"^\s+[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$")
 
 
 def parse(lines):
     """Yields (comm, pid, tid, period in ns, frames) per sample."""
-    current = None
-    for line in lines:
-        match = SAMPLE.match(line)
-        if match:
-            if current:
-                yield current
-            comm, pid, tid, _, period = match.groups()
-            current = (comm, int(pid), int(tid), int(period), [])
-            continue
-        frame = FRAME.match(line)
-        if frame and current:
-            current[4].append((frame.group(1), frame.group(2)))
-    if current:
-        yield current
+    for match, frames in records(lines, SAMPLE):
+        comm, pid, tid, _, period = match.groups()
+        yield comm, int(pid), int(tid), int(period), frames
 
 
 def library(frames):
