@@ -43,9 +43,10 @@ cl_int awaitPipelined(const ExecDevice &Device, cl_event Running,
                       double &Seconds, const std::optional<Timeline::Call> &Called = std::nullopt,
                       RealTimes *Times = nullptr);
 
-void awaitRealQueue(ExecDevice &Device);
 // Waits until everything enqueued so far on the device's real queue has ended (its clFinish:
-// cheaper than a marker's event with NVIDIA's driver).
+// cheaper than a marker's event with NVIDIA's driver), kernels timed on its twin included (the
+// real queue's barrier waits for each).
+void awaitRealQueue(ExecDevice &Device);
 // Waits for the commands enqueued on the device's real queue so far, not for those enqueued
 // meanwhile (a marker's event; the queue's clFinish where the marker fails); Quietly: asleep until
 // the marker's callback (waitQuietly), for a thread that waits while the app launches.
