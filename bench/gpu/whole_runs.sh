@@ -27,6 +27,13 @@ configs=${CONFIGS:-native default always}
 # The baseline's own kernel compiler (BASELINE_CC), where its summaries' format differs.
 baseline_cc=()
 [ -n "${BASELINE_CC:-}" ] && baseline_cc=(LIBSPLIT_CC="$BASELINE_CC")
+# ROTATE=K (a round's number, where rounds call this script over again): each app runs the
+# configurations from the (K mod count)-th on, wrapping round, so that no configuration always
+# runs first (on the CI pair a round's first run was fast more often). Not with first and second,
+# whose order matters.
+read -ra config_list <<<"$configs"
+shift_by=$((${ROTATE:-0} % ${#config_list[@]}))
+configs="${config_list[*]:shift_by} ${config_list[*]:0:shift_by}"
 echo "app,args,config,app_seconds,wall_seconds,status,moved_bytes,probe_launches"
 trace=$(mktemp)
 while IFS='|' read -r app args; do

@@ -8,9 +8,10 @@
 # A configuration is native (the app alone), the path of a libsplit.so (preloaded), or
 # VARS@LIB (preloaded, with those variables set; VARS@ with no library: natively, with them).
 # TASKSET=CPUS among the variables runs the app under taskset -c CPUS instead (pinned to those
-# CPUs). RAW (default rounds.txt) gets one line per
-# round: the seconds of each configuration, in order; the medians follow on stdout, with each
-# configuration's ratio to the first one's. CSV=FILE also writes ROUND,NAME,SECONDS rows there
+# CPUs). Each round runs the configurations in turn from a different one (round 2 starts with
+# the second; ROTATE=0: in the order given every round). RAW (default rounds.txt) gets one line
+# per round: the seconds of each configuration, in the order given; the medians follow on
+# stdout, with each configuration's ratio to the first one's. CSV=FILE also writes ROUND,NAME,SECONDS rows there
 # (what bench/results/rounds_table.py reads), NAMES="native default ..." naming the
 # configurations in order (default: the configurations as given). WARM=DIR runs each libsplit
 # configuration as a user's successive runs: with LIBSPLIT_TUNING=save and a warm-start cache of
@@ -41,15 +42,21 @@ if [ -n "${WARM:-}" ]; then
     rm -rf "${WARM:?}/$position"
   done
 fi
+configs=("$@")
 for round in $(seq "$rounds"); do
   line=()
-  position=0
-  for config in "$@"; do
-    position=$((position + 1))
+  for step in $(seq 0 $(($# - 1))); do
+    # Each round starts one configuration further on (ROTATE=0: always the first), so that a
+    # configuration does not always hold one position in its round (in fixed-order rounds on the
+    # CI pair, a round's first run was fast more often, whichever configuration it was).
+    index=$step
+    [ "${ROTATE:-1}" = 0 ] || index=$(((round - 1 + step) % $#))
+    config=${configs[$index]}
+    position=$((index + 1))
     warm=()
     [ -n "${WARM:-}" ] && warm=(LIBSPLIT_TUNING=save LIBSPLIT_CACHE_DIR="$WARM/$position")
     case $config in
-    native) line+=("$(seconds env)") ;;
+    native) line[index]="$(seconds env)" ;;
     *@*)
       IFS=, read -ra vars <<<"${config%@*}"
       pin=()
@@ -62,9 +69,9 @@ for round in $(seq "$rounds"); do
       done
       preload=()
       [ -n "${config#*@}" ] && preload=("${warm[@]}" LD_PRELOAD="${config#*@}")
-      line+=("$(seconds env "${preload[@]}" "${kept[@]}" "${pin[@]}")")
+      line[index]="$(seconds env "${preload[@]}" "${kept[@]}" "${pin[@]}")"
       ;;
-    *) line+=("$(seconds env "${warm[@]}" LD_PRELOAD="$config")") ;;
+    *) line[index]="$(seconds env "${warm[@]}" LD_PRELOAD="$config")" ;;
     esac
   done
   echo "${line[*]}" >>"$raw"
