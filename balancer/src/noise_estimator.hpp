@@ -2,14 +2,16 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
-#include <vector>
 
 namespace libsplit::balancer {
 
 // Relative standard deviation of a measurement, from |log(a / b)| of pairs of measurements that
 // should have been equal. The median of the last Window samples is robust to the odd real change.
+// It is computed when asked for, not at each sample: a split launch adds up to four samples per
+// device and reads the estimate less often, and the host time of a split launch counts.
 class NoiseEstimator {
 public:
   static constexpr std::size_t Window = 64;
@@ -17,26 +19,33 @@ public:
 
   // A sample of |log(a / b)|.
   void add(double AbsLogRatio) {
-    if (Samples.size() < Window)
-      Samples.push_back(AbsLogRatio);
-    else
-      Samples[Next] = AbsLogRatio;
+    Samples[Next] = AbsLogRatio;
     Next = (Next + 1) % Window;
-    if (Samples.size() < MinSamples)
-      return;
-    std::vector<double> Sorted = Samples;
-    auto Middle = Sorted.begin() + static_cast<std::ptrdiff_t>(Sorted.size() / 2);
-    std::nth_element(Sorted.begin(), Middle, Sorted.end());
-    // |difference of two normal draws| has median 0.6745 * sqrt(2) sigma.
-    Estimate = *Middle / (0.6745 * std::sqrt(2.0));
+    Count = std::min(Count + 1, Window);
+    Stale = true;
   }
   // 0 until MinSamples samples.
-  double value() const { return Estimate; }
+  double value() const {
+    if (!Stale)
+      return Estimate;
+    Stale = false;
+    if (Count < MinSamples)
+      return Estimate = 0.0;
+    std::array<double, Window> Sorted;
+    std::copy(Samples.begin(), Samples.begin() + static_cast<std::ptrdiff_t>(Count),
+              Sorted.begin());
+    auto Middle = Sorted.begin() + static_cast<std::ptrdiff_t>(Count / 2);
+    std::nth_element(Sorted.begin(), Middle, Sorted.begin() + static_cast<std::ptrdiff_t>(Count));
+    // |difference of two normal draws| has median 0.6745 * sqrt(2) sigma.
+    return Estimate = *Middle / (0.6745 * std::sqrt(2.0));
+  }
 
 private:
-  std::vector<double> Samples;
+  std::array<double, Window> Samples{};
   std::size_t Next = 0;
-  double Estimate = 0.0;
+  std::size_t Count = 0;
+  mutable double Estimate = 0.0;
+  mutable bool Stale = false;
 };
 
 } // namespace libsplit::balancer

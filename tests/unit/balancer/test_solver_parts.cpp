@@ -1,5 +1,6 @@
 // The balancer's maths on its own, through its private headers (balancer/src).
 #include "damping.hpp"
+#include "noise_estimator.hpp"
 #include "share_solver.hpp"
 #include "simplex.hpp"
 #include "time_samples.hpp"
@@ -119,4 +120,28 @@ TEST_CASE("times compared by their median once there are three", "[parts]") {
   CHECK(FromHeld.typical() == Approx((30 * 0.009 + 0.063) / 33));
   FromHeld.clear();
   CHECK(FromHeld.count() == 0);
+}
+
+TEST_CASE("the noise estimate is the median of the last samples, scaled", "[parts][noise]") {
+  const double Scale = 0.6745 * std::sqrt(2.0);
+  NoiseEstimator N;
+  N.add(0.1);
+  N.add(0.3);
+  N.add(0.2);
+  CHECK(N.value() == 0.0); // fewer than MinSamples
+  N.add(0.5);
+  // Four samples: the upper of the two middle ones.
+  CHECK(N.value() == Approx(0.3 / Scale));
+  N.add(0.4);
+  CHECK(N.value() == Approx(0.3 / Scale));
+  // The window keeps the last Window samples: an old outlier leaves it.
+  NoiseEstimator Windowed;
+  for (std::size_t I = 0; I < NoiseEstimator::Window; ++I)
+    Windowed.add(1.0);
+  CHECK(Windowed.value() == Approx(1.0 / Scale));
+  for (std::size_t I = 0; I < NoiseEstimator::Window / 2 + 1; ++I)
+    Windowed.add(0.01);
+  CHECK(Windowed.value() == Approx(0.01 / Scale));
+  // Read again without a new sample: the same answer.
+  CHECK(Windowed.value() == Approx(0.01 / Scale));
 }
