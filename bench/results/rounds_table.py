@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A Markdown table of interleaved rounds from their raw CSV (no header line): one row per run,
-ROUND,[APP,]CONFIG,SECONDS (the app's own timer). Per app, each configuration's median and its
-ratio to native's (native / configuration: above 1 is faster than native). --unit us: the
+ROUND,[APP,]CONFIG,SECONDS (the app's own timer). Per app, each configuration's median, its
+ratio to native's (native / configuration: above 1 is faster than native) and its fastest and
+slowest run, to judge a gap against the runs' own spread. --unit us: the
 values are microseconds (a host cost per launch), not seconds.
 
     bench/results/rounds_table.py [--unit us] ROUNDS.csv > table.md
@@ -19,15 +20,19 @@ def main(path: str, unit: str = "s") -> None:
             continue
         app = ",".join(row[1:-2]) or "app"
         runs.setdefault(app, OrderedDict()).setdefault(row[-2], []).append(float(row[-1]))
-    print(f"| app | configuration | median {unit} | x native | rounds |")
-    print("|---|---|---|---|---|")
+    print(f"| app | configuration | median {unit} | x native | fastest - slowest {unit} | rounds |")
+    print("|---|---|---|---|---|---|")
+
+    def shown(value):
+        return f"{value:.2f}" if unit == "us" else f"{value:.4f}"
+
     for app, configs in runs.items():
         native = statistics.median(configs["native"]) if "native" in configs else None
         for config, seconds in configs.items():
             median = statistics.median(seconds)
             ratio = f"{native / median:.2f}" if native else ""
-            shown = f"{median:.2f}" if unit == "us" else f"{median:.4f}"
-            print(f"| {app} | {config} | {shown} | {ratio} | {len(seconds)} |")
+            spread = f"{shown(min(seconds))} - {shown(max(seconds))}"
+            print(f"| {app} | {config} | {shown(median)} | {ratio} | {spread} | {len(seconds)} |")
 
 
 if __name__ == "__main__":
