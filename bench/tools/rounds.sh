@@ -11,9 +11,10 @@
 # CPUs). Each round runs the configurations in turn from a different one (round 2 starts with
 # the second; ROTATE=0: in the order given every round). RAW (default rounds.txt) gets one line
 # per round: the seconds of each configuration, in the order given; the medians follow on
-# stdout, with each configuration's ratio to the first one's. CSV=FILE also writes ROUND,NAME,SECONDS rows there
-# (what bench/results/rounds_table.py reads), NAMES="native default ..." naming the
-# configurations in order (default: the configurations as given). WARM=DIR runs each libsplit
+# stdout, with each configuration's ratio to the first one's. CSV=FILE also writes
+# ROUND,NAME,SECONDS rows there (what bench/results/rounds_table.py reads), NAMES="native
+# default ..." naming the configurations in order (default: the configurations as given).
+# WARM=DIR runs each libsplit
 # configuration as a user's successive runs: with LIBSPLIT_TUNING=save and a warm-start cache of
 # its own, DIR/<its position>, emptied first (round 1 is a first run, round N the Nth; a
 # configuration's own LIBSPLIT_TUNING or LIBSPLIT_CACHE_DIR still wins). LIBSPLIT_CC (default
