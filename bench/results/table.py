@@ -4,7 +4,8 @@
     bench/results/table.py RUN_DIR...     prints one table per runs.csv, after its machine.txt
 
 Columns: per app and arguments, the median over the rows of each configuration (one row each
-when a run made one) of the app's own timer and of the process wall time; ratios are native /
+when a run made one) of the app's own timer and of the process wall time, with the fastest and
+slowest run in brackets where it ran three times or more (rounds); ratios are native /
 configuration, so above 1 means faster than native. A run whose exit status was not 0 is shown
 with its status instead of its times. Where the CSV has the bytes each run's launches moved
 (moved_bytes), each configuration has a column of their median, in MiB, and where it has the
@@ -43,6 +44,11 @@ def table(run_dir: Path) -> str:
         values = [float(r[field]) for r in rs if r[field] not in ("", "nan")]
         return statistics.median(values) if values else None
 
+    def spread(rs, field, digits):
+        """Where a configuration ran three times or more (rounds): its fastest and slowest run."""
+        values = [float(r[field]) for r in rs if r[field] not in ("", "nan")]
+        return f" ({min(values):.{digits}g}-{max(values):.{digits}g})" if len(values) >= 3 else ""
+
     def failed(rs):
         bad = [r["status"] for r in rs if r["status"] != "0"]
         return f"exit {bad[0]}" if bad else None
@@ -52,7 +58,9 @@ def table(run_dir: Path) -> str:
         n_app, n_wall = median(native, "app_seconds"), median(native, "wall_seconds")
         line = [app, f"`{args}`"]
         nf = failed(native)
-        line += [nf or f"{n_app:.4g}", nf or f"{n_wall:.3g}"] if n_app else ["?", "?"]
+        line += ([nf or f"{n_app:.4g}{spread(native, 'app_seconds', 3)}",
+                  nf or f"{n_wall:.3g}{spread(native, 'wall_seconds', 3)}"]
+                 if n_app else ["?", "?"])
         for c in others:
             rs = by.get(c, [])
             f = failed(rs)
@@ -60,7 +68,8 @@ def table(run_dir: Path) -> str:
             if f or a is None:
                 line += [f or "?", "", "", ""] + ([""] if moved else []) + ([""] if probes else [])
                 continue
-            line += [f"{a:.4g}", f"{n_app / a:.2f}" if n_app else "", f"{w:.3g}" if w else "",
+            line += [f"{a:.4g}{spread(rs, 'app_seconds', 3)}", f"{n_app / a:.2f}" if n_app else "",
+                     f"{w:.3g}{spread(rs, 'wall_seconds', 3)}" if w else "",
                      f"{n_wall / w:.2f}" if n_wall and w else ""]
             if moved:
                 m = median(rs, "moved_bytes")
