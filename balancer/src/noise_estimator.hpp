@@ -10,8 +10,9 @@ namespace libsplit::balancer {
 
 // Relative standard deviation of a measurement, from |log(a / b)| of pairs of measurements that
 // should have been equal. The median of the last Window samples is robust to the odd real change.
-// It is computed when asked for, not at each sample: a split launch adds up to four samples per
-// device and reads the estimate less often, and the host time of a split launch counts.
+// It is computed when read, from a fixed ring: a split launch adds a sample per device to each of
+// the balancer's two estimators, and a heap copy of the window at every sample cost its host
+// time.
 class NoiseEstimator {
 public:
   static constexpr std::size_t Window = 64;
