@@ -7,18 +7,6 @@ extern char **environ;
 
 namespace libsplit {
 
-namespace {
-
-config::DeviceType deviceTypeOf(cl_device_type Type) {
-  if (Type & CL_DEVICE_TYPE_GPU)
-    return config::DeviceType::Gpu;
-  if (Type & CL_DEVICE_TYPE_CPU)
-    return config::DeviceType::Cpu;
-  return config::DeviceType::Other;
-}
-
-} // namespace
-
 Runtime::Runtime()
     : Settings(config::readConfig([](const char *Name) { return std::getenv(Name); })),
       Logger(Settings.Log, Settings.Debug, Settings.LogFile),
@@ -54,8 +42,9 @@ Runtime::Runtime()
       Logger.warn("running pass-through (nothing is split): ", Settings.PassThroughReason);
     return;
   }
-  discover();
-  selectSplitDevices();
+  // The devices of the platforms the app does not use start meanwhile (PoCL's CPU device while
+  // NVIDIA's context is made).
+  Devices.start(true);
   std::atexit([] { runtime().finish(); });
 }
 
@@ -65,6 +54,7 @@ void Runtime::finish() {
     const std::string Track = "libsplit exit";
     const ScopedSpan Shown(*Spans, Track, "background work");
     Background.awaitIdle();
+    Devices.awaitAll();
   }
   Balance->saveTuning();
   Planner->saveTuning(Logger);
@@ -88,72 +78,6 @@ void Runtime::finish() {
     Start = End == std::string::npos ? Summary.size() : End + 1;
   }
   std::fwrite(Prefixed.data(), 1, Prefixed.size(), stderr);
-}
-
-void Runtime::discover() {
-  cl_uint Count = 0;
-  if (Real.clGetPlatformIDs(0, nullptr, &Count) != CL_SUCCESS || Count == 0)
-    return;
-  std::vector<cl_platform_id> Ids(Count);
-  Real.clGetPlatformIDs(Count, Ids.data(), nullptr);
-  for (cl_platform_id Id : Ids) {
-    auto P = std::make_unique<Platform>(Id);
-    cl_uint NumDevices = 0;
-    if (Real.clGetDeviceIDs(Id, CL_DEVICE_TYPE_ALL, 0, nullptr, &NumDevices) == CL_SUCCESS &&
-        NumDevices) {
-      std::vector<cl_device_id> Devices(NumDevices);
-      Real.clGetDeviceIDs(Id, CL_DEVICE_TYPE_ALL, NumDevices, Devices.data(), nullptr);
-      for (cl_device_id D : Devices) {
-        auto Ours = Device::create(Real, *P, D, nullptr);
-        P->Devices.push_back(Ours.get());
-        RootDevices.push_back(std::move(Ours));
-      }
-    }
-    Platforms.push_back(std::move(P));
-  }
-}
-
-void Runtime::selectSplitDevices() {
-  for (unsigned PI = 0; PI < Platforms.size(); ++PI)
-    for (unsigned DI = 0; DI < Platforms[PI]->Devices.size(); ++DI) {
-      Device &D = *Platforms[PI]->Devices[DI];
-      if (!Settings.Devices.matches(PI, DI, deviceTypeOf(D.Type), D.Name))
-        continue;
-      const unsigned Parts = Settings.Subdevices;
-      if (Parts > 1 && (D.Type & CL_DEVICE_TYPE_CPU)) {
-        if (D.ComputeUnits >= Parts) {
-          const cl_device_partition_property Props[] = {
-              CL_DEVICE_PARTITION_EQUALLY,
-              static_cast<cl_device_partition_property>(D.ComputeUnits / Parts), 0};
-          std::vector<cl_device_id> Subs(Parts);
-          cl_uint Made = 0;
-          if (Real.clCreateSubDevices(D.real(), Props, Parts, Subs.data(), &Made) == CL_SUCCESS &&
-              Made >= 2) {
-            Subs.resize(Made);
-            SplitDevices.insert(SplitDevices.end(), Subs.begin(), Subs.end());
-            Logger.info("device ", PI, ":", DI, " (", D.Name, ") partitioned into ", Made,
-                        " sub-devices");
-            continue;
-          }
-        }
-        Logger.warn("LIBSPLIT_SUBDEVICES=", Parts, ": device ", PI, ":", DI, " (", D.Name, ", ",
-                    D.ComputeUnits, " compute units) cannot be partitioned; used whole");
-      }
-      SplitDevices.push_back(D.real());
-    }
-  if (SplitDevices.empty())
-    Logger.warn("LIBSPLIT_DEVICES selects no device; kernels run unsplit on the app's device");
-}
-
-Platform *Runtime::findPlatform(cl_platform_id RealId) const {
-  for (const auto &P : Platforms)
-    if (P->real() == RealId)
-      return P.get();
-  return nullptr;
-}
-
-Device *Runtime::findRootDevice(cl_device_id RealId) const {
-  return libsplit::findRootDevice(Platforms, RealId);
 }
 
 Runtime &runtime() {

@@ -5,6 +5,7 @@
 #include "balancing.hpp"
 #include "context_services.hpp"
 #include "deferred_writes.hpp"
+#include "device_discovery.hpp"
 #include "launch_services.hpp"
 #include "memory_services.hpp"
 #include "planning.hpp"
@@ -40,12 +41,10 @@ public:
   bool splitting() const { return Splitting; }
   bool usable() const { return Usable; }
 
-  const std::vector<std::unique_ptr<Platform>> &platforms() const { return Platforms; }
-  Platform *findPlatform(cl_platform_id Real) const;
-  Device *findRootDevice(cl_device_id Real) const;
-
-  // The devices a split launch may use (LIBSPLIT_DEVICES, LIBSPLIT_SUBDEVICES), as real ids.
-  const std::vector<cl_device_id> &splitDevices() const { return SplitDevices; }
+  // The platforms; their devices, and the devices a split launch may use (LIBSPLIT_DEVICES,
+  // LIBSPLIT_SUBDEVICES), found in the background (DeviceDiscovery).
+  const std::vector<std::unique_ptr<Platform>> &platforms() const { return Devices.platforms(); }
+  DeviceDiscovery &devices() { return Devices; }
 
   LaunchBalancer &balancer() { return *Balance; }
   LaunchPlanner &planner() { return *Planner; }
@@ -77,17 +76,12 @@ public:
   void finish();
 
 private:
-  void discover();
-  void selectSplitDevices();
-
   config::Config Settings;
   config::Logger Logger;
   RealApi Real;
   bool Usable = false;
   bool Splitting = false;
-  std::vector<std::unique_ptr<Platform>> Platforms;
-  std::vector<std::shared_ptr<Device>> RootDevices;
-  std::vector<cl_device_id> SplitDevices;
+  DeviceDiscovery Devices{Real, Settings, Logger};
   BackgroundWork Background;
   KernelEnqueueLocks EnqueueLocks;
   DeviceObjects AppDeviceObjects;
@@ -102,7 +96,7 @@ private:
   MemoryServices Memory{Backend, Deferred, Settings.Defer, Live, *Recorder, *Spans, Logger};
   LaunchFailures Failures{Settings.FailLaunch};
   LaunchServices Launch{Settings, Logger, *Balance, *Planner, *Recorder, *Spans, Backend, Failures};
-  ContextServices Objects{Real,       Memory,       Launch,           SplitDevices, Platforms,
+  ContextServices Objects{Real,       Memory,       Launch,           Devices,
                           Background, EnqueueLocks, AppDeviceObjects, Queues};
 };
 

@@ -61,6 +61,7 @@ clCreateContextFromType(const cl_context_properties *Properties, cl_device_type 
     if (Prop[0] == CL_CONTEXT_PLATFORM)
       P = asPlatform(reinterpret_cast<cl_platform_id>(Prop[1]));
   LIBSPLIT_CHECK_RET(!P, CL_INVALID_PLATFORM, ErrorRet);
+  RT.devices().devicesOf(*P); // as clGetDeviceIDs
   cl_uint Count = 0;
   cl_int Error = RT.real().clGetDeviceIDs(P->real(), Type, 0, nullptr, &Count);
   LIBSPLIT_CHECK_RET(Error != CL_SUCCESS, Error, ErrorRet);
@@ -68,7 +69,7 @@ clCreateContextFromType(const cl_context_properties *Properties, cl_device_type 
   RT.real().clGetDeviceIDs(P->real(), Type, Count, Real.data(), nullptr);
   std::vector<Device *> Ours;
   for (cl_device_id D : Real)
-    if (Device *Found = RT.findRootDevice(D))
+    if (Device *Found = RT.devices().findRootDevice(*P, D))
       Ours.push_back(Found);
   LIBSPLIT_CHECK_RET(Ours.empty(), CL_DEVICE_NOT_FOUND, ErrorRet);
   return makeContext(Properties, Ours, Notify, UserData, ErrorRet);

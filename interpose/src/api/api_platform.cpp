@@ -49,12 +49,11 @@ void *ownExtensionFunction(std::string_view Name) {
   return nullptr;
 }
 
-// Real device ids to libsplit's, in the same order; sub-devices the app made are found through
-// their objects, root devices through the runtime.
-cl_int mapDevices(const std::vector<cl_device_id> &Real, cl_uint NumEntries,
+// Real device ids of Owner to libsplit's, in the same order.
+cl_int mapDevices(Platform &Owner, const std::vector<cl_device_id> &Real, cl_uint NumEntries,
                   cl_device_id *Devices) {
   for (cl_uint I = 0; I < Real.size() && I < NumEntries; ++I) {
-    Device *Ours = runtime().findRootDevice(Real[I]);
+    Device *Ours = runtime().devices().findRootDevice(Owner, Real[I]);
     if (!Ours)
       return CL_OUT_OF_HOST_MEMORY;
     Devices[I] = Ours;
@@ -102,6 +101,9 @@ LIBSPLIT_API cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id Platform, cl_devic
   if (!Platform && !RT.platforms().empty())
     P = RT.platforms().front().get();
   LIBSPLIT_CHECK(!P, CL_INVALID_PLATFORM);
+  // Its devices found first (where the background thread has not yet): never two threads in
+  // the vendor's first clGetDeviceIDs at once.
+  RT.devices().devicesOf(*P);
   cl_uint Count = 0;
   cl_int Error = RT.real().clGetDeviceIDs(P->real(), Type, 0, nullptr, &Count);
   if (Error != CL_SUCCESS)
@@ -113,7 +115,7 @@ LIBSPLIT_API cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id Platform, cl_devic
     return Error;
   if (NumDevices)
     *NumDevices = Count;
-  return Devices ? mapDevices(Real, NumEntries, Devices) : CL_SUCCESS;
+  return Devices ? mapDevices(*P, Real, NumEntries, Devices) : CL_SUCCESS;
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetDeviceInfo(cl_device_id DeviceHandle, cl_device_info Param,

@@ -75,31 +75,6 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
                            void *UserData) {
   const RealApi &Real = Services.Real;
 
-  // Execution devices: the app's own first (so [0] is the primary), then the split devices.
-  struct Wanted {
-    cl_device_id Real;
-    Device *Visible;
-    bool Splits;
-  };
-  std::vector<Wanted> Devices;
-  // None where nothing splits (LIBSPLIT_DISABLE, no loader): the app's devices alone.
-  const std::vector<cl_device_id> &Split = Services.SplitDevices;
-  for (Device *D : AppDevices) {
-    const bool Splits = std::find(Split.begin(), Split.end(), D->real()) != Split.end();
-    Devices.push_back({D->real(), D, Splits});
-  }
-  for (cl_device_id D : Split)
-    if (std::none_of(Devices.begin(), Devices.end(),
-                     [&](const Wanted &W) { return W.Real == D; })) {
-      cl_device_id Root = D;
-      cl_device_id Parent = nullptr;
-      if (Real.clGetDeviceInfo(D, CL_DEVICE_PARENT_DEVICE, sizeof(Parent), &Parent, nullptr) ==
-              CL_SUCCESS &&
-          Parent)
-        Root = Parent;
-      Devices.push_back({D, findRootDevice(Services.Platforms, Root), true});
-    }
-
   // The app's devices get a real context now, with the app's own properties, so that invalid
   // properties fail exactly as they would natively; the split devices beyond them get theirs
   // when the context opens them (openSplitDevices).
@@ -117,6 +92,33 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   const double CreateSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - CreateStart).count();
   RealContexts.emplace(AppPlatform, AppContext);
+
+  // Execution devices: the app's own first (so [0] is the primary), then the split devices
+  // (asked for once the app's real context is made: the other platforms' devices are found
+  // meanwhile, DeviceDiscovery).
+  struct Wanted {
+    cl_device_id Real;
+    Device *Visible;
+    bool Splits;
+  };
+  std::vector<Wanted> Devices;
+  // None where nothing splits (LIBSPLIT_DISABLE, no loader): the app's devices alone.
+  const std::vector<cl_device_id> &Split = Services.Devices.splitDevices();
+  for (Device *D : AppDevices) {
+    const bool Splits = std::find(Split.begin(), Split.end(), D->real()) != Split.end();
+    Devices.push_back({D->real(), D, Splits});
+  }
+  for (cl_device_id D : Split)
+    if (std::none_of(Devices.begin(), Devices.end(),
+                     [&](const Wanted &W) { return W.Real == D; })) {
+      cl_device_id Root = D;
+      cl_device_id Parent = nullptr;
+      if (Real.clGetDeviceInfo(D, CL_DEVICE_PARENT_DEVICE, sizeof(Parent), &Parent, nullptr) ==
+              CL_SUCCESS &&
+          Parent)
+        Root = Parent;
+      Devices.push_back({D, Services.Devices.findRootDevice(Root), true});
+    }
 
   // The devices' own kernel times feed the balancer, the trace, the timeline and the summary;
   // nothing else needs them, and a profiling queue costs NVIDIA's driver at every command: it

@@ -4,6 +4,7 @@
 // theirs: the process's runtime makes the one set every context shares.
 #pragma once
 
+#include "device_discovery.hpp"
 #include "device_worker.hpp"
 #include "launch_services.hpp"
 #include "memory_services.hpp"
@@ -76,10 +77,9 @@ struct ContextServices {
   const RealApi &Real;    // the real OpenCL implementation
   MemoryServices &Memory; // for its buffers
   LaunchServices &Launch; // for its launches; and the controls, log, planner and timeline
-  // The devices a split may use (LIBSPLIT_DEVICES, LIBSPLIT_SUBDEVICES), as real ids: none where
-  // nothing splits. Their root devices, as the app sees them, are among the platforms'.
-  const std::vector<cl_device_id> &SplitDevices;
-  const std::vector<std::unique_ptr<Platform>> &Platforms;
+  // The platforms' devices and the devices a split may use (LIBSPLIT_DEVICES,
+  // LIBSPLIT_SUBDEVICES): none where nothing splits.
+  DeviceDiscovery &Devices;
   BackgroundWork &Background;
   KernelEnqueueLocks &EnqueueLocks;
   DeviceObjects &AppDeviceObjects;

@@ -1,0 +1,155 @@
+#include "device_discovery.hpp"
+#include "thread_name.hpp"
+
+#include <system_error>
+
+namespace libsplit {
+
+namespace {
+
+config::DeviceType deviceTypeOf(cl_device_type Type) {
+  if (Type & CL_DEVICE_TYPE_GPU)
+    return config::DeviceType::Gpu;
+  if (Type & CL_DEVICE_TYPE_CPU)
+    return config::DeviceType::Cpu;
+  return config::DeviceType::Other;
+}
+
+} // namespace
+
+DeviceDiscovery::DeviceDiscovery(const RealApi &Real, const config::Config &Settings,
+                                 config::Logger &Log)
+    : Real(Real), Settings(Settings), Log(Log) {}
+
+DeviceDiscovery::~DeviceDiscovery() { awaitAll(); }
+
+void DeviceDiscovery::start(bool InBackground) {
+  cl_uint Count = 0;
+  if (Real.clGetPlatformIDs(0, nullptr, &Count) == CL_SUCCESS && Count) {
+    std::vector<cl_platform_id> Ids(Count);
+    Real.clGetPlatformIDs(Count, Ids.data(), nullptr);
+    for (cl_platform_id Id : Ids) {
+      Platforms.push_back(std::make_unique<Platform>(Id));
+      PerPlatform.push_back(std::make_unique<Found>());
+    }
+  }
+  if (InBackground) {
+    try {
+      Finder = std::thread([this] {
+        nameThisThread("libsplit-devices");
+        findAll();
+      });
+      return;
+    } catch (const std::system_error &) {
+      // No thread to be had: found here instead.
+    }
+  }
+  findAll();
+}
+
+void DeviceDiscovery::awaitAll() {
+  if (Finder.joinable() && Finder.get_id() != std::this_thread::get_id())
+    Finder.join();
+}
+
+void DeviceDiscovery::findAll() {
+  for (std::size_t I = 0; I < Platforms.size(); ++I)
+    findDevices(I);
+  selectSplitDevices();
+  {
+    std::lock_guard<std::mutex> Lock(AllMutex);
+    AllDone = true;
+  }
+  AllFound.notify_all();
+}
+
+void DeviceDiscovery::findDevices(std::size_t Index) {
+  Found &State = *PerPlatform[Index];
+  if (State.Done.load(std::memory_order_acquire))
+    return;
+  std::lock_guard<std::mutex> Lock(State.Mutex);
+  if (State.Done.load(std::memory_order_relaxed))
+    return;
+  Platform &P = *Platforms[Index];
+  cl_uint NumDevices = 0;
+  if (Real.clGetDeviceIDs(P.real(), CL_DEVICE_TYPE_ALL, 0, nullptr, &NumDevices) == CL_SUCCESS &&
+      NumDevices) {
+    std::vector<cl_device_id> Devices(NumDevices);
+    Real.clGetDeviceIDs(P.real(), CL_DEVICE_TYPE_ALL, NumDevices, Devices.data(), nullptr);
+    for (cl_device_id D : Devices) {
+      auto Ours = Device::create(Real, P, D, nullptr);
+      P.Devices.push_back(Ours.get());
+      State.Owned.push_back(std::move(Ours));
+    }
+  }
+  State.Done.store(true, std::memory_order_release);
+}
+
+void DeviceDiscovery::awaitFound() {
+  std::unique_lock<std::mutex> Lock(AllMutex);
+  AllFound.wait(Lock, [this] { return AllDone; });
+}
+
+const std::vector<Device *> &DeviceDiscovery::devicesOf(Platform &Which) {
+  // LIBSPLIT_SUBDEVICES partitions a device in the background: before the app has any device,
+  // so that no call of the app's meets it.
+  if (Settings.Subdevices > 1) {
+    awaitFound();
+    return Which.Devices;
+  }
+  for (std::size_t I = 0; I < Platforms.size(); ++I)
+    if (Platforms[I].get() == &Which)
+      findDevices(I);
+  return Which.Devices;
+}
+
+Device *DeviceDiscovery::findRootDevice(Platform &Which, cl_device_id RealId) {
+  for (Device *D : devicesOf(Which))
+    if (D->real() == RealId)
+      return D;
+  return nullptr;
+}
+
+Device *DeviceDiscovery::findRootDevice(cl_device_id RealId) {
+  awaitFound();
+  return libsplit::findRootDevice(Platforms, RealId);
+}
+
+const std::vector<cl_device_id> &DeviceDiscovery::splitDevices() {
+  awaitFound();
+  return SplitDevices;
+}
+
+void DeviceDiscovery::selectSplitDevices() {
+  for (unsigned PI = 0; PI < Platforms.size(); ++PI)
+    for (unsigned DI = 0; DI < Platforms[PI]->Devices.size(); ++DI) {
+      Device &D = *Platforms[PI]->Devices[DI];
+      if (!Settings.Devices.matches(PI, DI, deviceTypeOf(D.Type), D.Name))
+        continue;
+      const unsigned Parts = Settings.Subdevices;
+      if (Parts > 1 && (D.Type & CL_DEVICE_TYPE_CPU)) {
+        if (D.ComputeUnits >= Parts) {
+          const cl_device_partition_property Props[] = {
+              CL_DEVICE_PARTITION_EQUALLY,
+              static_cast<cl_device_partition_property>(D.ComputeUnits / Parts), 0};
+          std::vector<cl_device_id> Subs(Parts);
+          cl_uint Made = 0;
+          if (Real.clCreateSubDevices(D.real(), Props, Parts, Subs.data(), &Made) == CL_SUCCESS &&
+              Made >= 2) {
+            Subs.resize(Made);
+            SplitDevices.insert(SplitDevices.end(), Subs.begin(), Subs.end());
+            Log.info("device ", PI, ":", DI, " (", D.Name, ") partitioned into ", Made,
+                     " sub-devices");
+            continue;
+          }
+        }
+        Log.warn("LIBSPLIT_SUBDEVICES=", Parts, ": device ", PI, ":", DI, " (", D.Name, ", ",
+                 D.ComputeUnits, " compute units) cannot be partitioned; used whole");
+      }
+      SplitDevices.push_back(D.real());
+    }
+  if (SplitDevices.empty())
+    Log.warn("LIBSPLIT_DEVICES selects no device; kernels run unsplit on the app's device");
+}
+
+} // namespace libsplit
