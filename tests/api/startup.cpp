@@ -1,5 +1,5 @@
 // A process's first OpenCL calls, most of them made by several threads at once: the main thread
-// lists the platforms and the chosen platform's devices (natively, PoCL 5 answered
+// lists the platforms and the chosen platform's devices (pickDevice) (natively, PoCL 5 answered
 // CL_DEVICE_NOT_FOUND to threads that asked for its devices together first), then each thread
 // lists every platform's devices, makes a context on the chosen device (and one from its
 // platform and device type), then builds and runs a kernel there. Under libsplit the other
@@ -34,8 +34,7 @@ struct Transcript {
   }
 };
 
-void firstCalls(int Id, unsigned WantedPlatform, unsigned WantedDevice, std::atomic<int> &Ready,
-                Transcript &T) {
+void firstCalls(int Id, const Setup &S, std::atomic<int> &Ready, Transcript &T) {
   // Every thread makes its first call at about the same time.
   Ready.fetch_add(1);
   while (Ready.load() < Threads)
@@ -46,6 +45,7 @@ void firstCalls(int Id, unsigned WantedPlatform, unsigned WantedDevice, std::ato
   clGetPlatformIDs(NumPlatforms, Platforms.data(), nullptr);
   T.add("platforms: %u", NumPlatforms);
   cl_device_id Chosen = nullptr;
+  cl_uint ChosenPlatform = 0;
   // The other platforms first in odd threads: their devices are asked for in another order.
   for (cl_uint K = 0; K < NumPlatforms; ++K) {
     const cl_uint P = Id % 2 ? NumPlatforms - 1 - K : K;
@@ -63,11 +63,14 @@ void firstCalls(int Id, unsigned WantedPlatform, unsigned WantedDevice, std::ato
     }
     T.add("platform %u: %s, %u devices, each listed under it: %s", P, errorName(Counted),
           NumDevices, yesNo(Owned));
-    if (P == WantedPlatform && WantedDevice < NumDevices)
-      Chosen = Devices[WantedDevice];
+    for (cl_device_id D : Devices)
+      if (D == S.Device) {
+        Chosen = D;
+        ChosenPlatform = P;
+      }
   }
   if (!Chosen) {
-    T.add("no device %u:%u", WantedPlatform, WantedDevice);
+    T.add("the chosen device is not listed");
     return;
   }
   cl_int Error = CL_SUCCESS;
@@ -78,7 +81,7 @@ void firstCalls(int Id, unsigned WantedPlatform, unsigned WantedDevice, std::ato
   cl_device_type Type = 0;
   clGetDeviceInfo(Chosen, CL_DEVICE_TYPE, sizeof(Type), &Type, nullptr);
   const cl_context_properties Properties[] = {
-      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(Platforms[WantedPlatform]), 0};
+      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(Platforms[ChosenPlatform]), 0};
   cl_context ByType = clCreateContextFromType(Properties, Type, nullptr, nullptr, &Error);
   T.add("clCreateContextFromType: %s", errorName(Error));
   if (ByType)
@@ -119,24 +122,13 @@ void firstCalls(int Id, unsigned WantedPlatform, unsigned WantedDevice, std::ato
 } // namespace
 
 int main(int Argc, char **Argv) {
-  unsigned P = 0, D = 0;
-  for (int I = 1; I + 1 < Argc; ++I)
-    if (std::strcmp(Argv[I], "--device") == 0 && std::sscanf(Argv[I + 1], "%u:%u", &P, &D) != 2)
-      fatal("--device expects P:D", CL_INVALID_VALUE);
-  cl_uint NumPlatforms = 0;
-  API_NEED(clGetPlatformIDs(0, nullptr, &NumPlatforms));
-  std::vector<cl_platform_id> Platforms(NumPlatforms);
-  API_NEED(clGetPlatformIDs(NumPlatforms, Platforms.data(), nullptr));
-  if (P >= NumPlatforms)
-    fatal("--device: no such platform", CL_INVALID_PLATFORM);
-  cl_uint NumDevices = 0;
-  API_NEED(clGetDeviceIDs(Platforms[P], CL_DEVICE_TYPE_ALL, 0, nullptr, &NumDevices));
-  say("chosen platform's devices: %u", NumDevices);
+  Setup S;
+  pickDevice(Argc, Argv, S);
   std::atomic<int> Ready{0};
   std::vector<Transcript> Transcripts(Threads);
   std::vector<std::thread> Running;
   for (int Id = 0; Id < Threads; ++Id)
-    Running.emplace_back(firstCalls, Id, P, D, std::ref(Ready), std::ref(Transcripts[Id]));
+    Running.emplace_back(firstCalls, Id, std::cref(S), std::ref(Ready), std::ref(Transcripts[Id]));
   for (std::thread &T : Running)
     T.join();
   for (int Id = 0; Id < Threads; ++Id) {
