@@ -1,5 +1,5 @@
 // A process's first OpenCL calls, most of them made by several threads at once: the main thread
-// lists the platforms and the chosen platform's devices (pickDevice) (natively, PoCL 5 answered
+// lists the platforms and the chosen platform's devices with pickDevice (natively, PoCL 5 answered
 // CL_DEVICE_NOT_FOUND to threads that asked for its devices together first), then each thread
 // lists every platform's devices, makes a context on the chosen device (and one from its
 // platform and device type), then builds and runs a kernel there. Under libsplit the other
