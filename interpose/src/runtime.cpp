@@ -42,8 +42,9 @@ Runtime::Runtime()
       Logger.warn("running pass-through (nothing is split): ", Settings.PassThroughReason);
     return;
   }
-  // The devices of the platforms the app does not use start meanwhile (PoCL's CPU device while
-  // NVIDIA's context is made).
+  // The platforms' devices are found once the app asks about one of them; the others' then in
+  // the background (PoCL's CPU device starts while the app makes its NVIDIA context), or not at
+  // all where the app's platform suffices (DeviceDiscovery).
   Devices.start(true);
   std::atexit([] { runtime().finish(); });
 }

@@ -19,4 +19,13 @@ std::vector<bool> openedByDefault(const std::vector<DeviceKind> &Devices) {
   return Opened;
 }
 
+bool platformSuffices(const std::vector<DeviceKind> &PlatformDevices) {
+  return !PlatformDevices.empty() &&
+         std::all_of(PlatformDevices.begin(), PlatformDevices.end(), [&](const DeviceKind &D) {
+           return !D.Host &&
+                  std::count_if(PlatformDevices.begin(), PlatformDevices.end(),
+                                [&](const DeviceKind &Other) { return Other.Type == D.Type; }) >= 2;
+         });
+}
+
 } // namespace libsplit::planner

@@ -97,13 +97,24 @@ void GuardSlot::seed(const planner::GuardRecord &Record) {
     Guard.seed(Record);
 }
 
+namespace {
+
+bool guards(const config::Config &Settings) {
+  return Settings.Split == config::SplitPolicy::Alternate ||
+         (Settings.Split == config::SplitPolicy::Auto &&
+          Settings.Chunk != config::ChunkPolicy::Always &&
+          Settings.Balancer != config::BalancerKind::Uniform &&
+          Settings.Balancer != config::BalancerKind::Static);
+}
+
+} // namespace
+
+bool LaunchPlanner::decidesFromCosts(const config::Config &Settings) {
+  return guards(Settings) && Settings.Split != config::SplitPolicy::Alternate;
+}
+
 LaunchPlanner::LaunchPlanner(const config::Config &Settings)
-    : Guarding(Settings.Split == config::SplitPolicy::Alternate ||
-               (Settings.Split == config::SplitPolicy::Auto &&
-                Settings.Chunk != config::ChunkPolicy::Always &&
-                Settings.Balancer != config::BalancerKind::Uniform &&
-                Settings.Balancer != config::BalancerKind::Static)),
-      Alternate(Settings.Split == config::SplitPolicy::Alternate),
+    : Guarding(guards(Settings)), Alternate(Settings.Split == config::SplitPolicy::Alternate),
       SaveTuning(Settings.Tuning == config::TuningMode::Save) {}
 
 void LaunchPlanner::startTuning(const std::string &Directory, const std::string &Signature,

@@ -77,6 +77,8 @@ public:
   // Whether the guard decides from costs (LIBSPLIT_SPLIT=auto): a kernel's first launch then
   // runs whole where the devices share hardware.
   bool decidesFromCosts() const { return Guarding && !Alternate; }
+  // The same for a run with Settings, before its planner exists.
+  static bool decidesFromCosts(const config::Config &Settings);
   // Probes that spread a kernel's data to the split devices (planner::Decision::Spreads), counted
   // over the process: a new one makes the kernels sharing its buffers probe with it.
   std::uint64_t spreadProbes() const { return SpreadProbes.load(std::memory_order_acquire); }

@@ -103,7 +103,8 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
   };
   std::vector<Wanted> Devices;
   // None where nothing splits (LIBSPLIT_DISABLE, no loader): the app's devices alone.
-  const std::vector<cl_device_id> &Split = Services.Devices.splitDevices();
+  const std::vector<cl_device_id> Split =
+      Services.Devices.splitDevicesFor(AppDevices.front()->platform());
   for (Device *D : AppDevices) {
     const bool Splits = std::find(Split.begin(), Split.end(), D->real()) != Split.end();
     Devices.push_back({D->real(), D, Splits});
@@ -117,7 +118,8 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
               CL_SUCCESS &&
           Parent)
         Root = Parent;
-      Devices.push_back({D, Services.Devices.findRootDevice(Root), true});
+      Device *Visible = Services.Devices.findRootDevice(AppDevices.front()->platform(), Root);
+      Devices.push_back({D, Visible ? Visible : Services.Devices.findRootDevice(Root), true});
     }
 
   // The devices' own kernel times feed the balancer, the trace, the timeline and the summary;
@@ -192,19 +194,14 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
       E->Name += " #" + std::to_string(++Numbered[E->Name]);
   // With every device selected (LIBSPLIT_DEVICES=all, the default) and the planner deciding, a
   // device of another kind than the app's beside a peer of the app's kind is left closed
-  // (planner::openedByDefault); a selection that names it opens it.
+  // (planner::openedByDefault); a selection that names it opens it. (Where the app's platform
+  // has such a peer for each of its devices, the other platforms' were not even asked for:
+  // DeviceDiscovery::splitDevicesFor.)
   LaunchPlanner &Planner = Services.Launch.Planner;
-  const config::DeviceSelection &Selected = Settings.Devices;
-  const bool AllSelected = Selected.Items.size() == 1 &&
-                           Selected.Items.front().What == config::DeviceSelector::Kind::All;
-  if (AllSelected && Planner.decidesFromCosts() && Settings.Open.automatic() &&
-      Settings.Chunk != config::ChunkPolicy::Always) {
-    const cl_device_type KindMask = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
-                                    CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+  if (DeviceDiscovery::choosesByDefault(Settings)) {
     std::vector<planner::DeviceKind> Kinds;
     for (const auto &E : Exec)
-      Kinds.push_back({static_cast<unsigned long>(E->Type & KindMask), E.get() == &primary(),
-                       (E->Type & CL_DEVICE_TYPE_CPU) != 0});
+      Kinds.push_back(DeviceDiscovery::kindOf(E->Type, E.get() == &primary()));
     const std::vector<bool> Opened = planner::openedByDefault(Kinds);
     for (std::size_t I = 0; I < Exec.size(); ++I)
       if (Exec[I]->Splits && !Opened[I]) {

@@ -1,4 +1,5 @@
 #include "device_discovery.hpp"
+#include "planning.hpp"
 #include "thread_name.hpp"
 
 #include <system_error>
@@ -23,7 +24,21 @@ DeviceDiscovery::DeviceDiscovery(const RealApi &Real, const config::Config &Sett
 
 DeviceDiscovery::~DeviceDiscovery() { awaitAll(); }
 
-void DeviceDiscovery::start(bool InBackground) {
+planner::DeviceKind DeviceDiscovery::kindOf(cl_device_type Type, bool App) {
+  const cl_device_type KindMask =
+      CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+  return {static_cast<unsigned long>(Type & KindMask), App, (Type & CL_DEVICE_TYPE_CPU) != 0};
+}
+
+bool DeviceDiscovery::choosesByDefault(const config::Config &Settings) {
+  const std::vector<config::DeviceSelector> &Items = Settings.Devices.Items;
+  return Items.size() == 1 && Items.front().What == config::DeviceSelector::Kind::All &&
+         LaunchPlanner::decidesFromCosts(Settings) && Settings.Open.automatic() &&
+         Settings.Chunk != config::ChunkPolicy::Always;
+}
+
+void DeviceDiscovery::start(bool Background) {
+  InBackground = Background;
   cl_uint Count = 0;
   if (Real.clGetPlatformIDs(0, nullptr, &Count) == CL_SUCCESS && Count) {
     std::vector<cl_platform_id> Ids(Count);
@@ -33,18 +48,23 @@ void DeviceDiscovery::start(bool InBackground) {
       PerPlatform.push_back(std::make_unique<Found>());
     }
   }
-  if (InBackground) {
-    try {
-      Finder = std::thread([this] {
-        nameThisThread("libsplit-devices");
-        findAll();
-      });
-      return;
-    } catch (const std::system_error &) {
-      // No thread to be had: found here instead.
+}
+
+void DeviceDiscovery::findOthers() {
+  std::call_once(OthersStarted, [this] {
+    if (InBackground) {
+      try {
+        Finder = std::thread([this] {
+          nameThisThread("libsplit-devices");
+          findAll();
+        });
+        return;
+      } catch (const std::system_error &) {
+        // No thread to be had: found here instead.
+      }
     }
-  }
-  findAll();
+    findAll();
+  });
 }
 
 void DeviceDiscovery::awaitAll() {
@@ -86,8 +106,26 @@ void DeviceDiscovery::findDevices(std::size_t Index) {
 }
 
 void DeviceDiscovery::awaitFound() {
+  findOthers();
   std::unique_lock<std::mutex> Lock(AllMutex);
   AllFound.wait(Lock, [this] { return AllDone; });
+}
+
+std::size_t DeviceDiscovery::indexOf(const Platform &Which) const {
+  for (std::size_t I = 0; I < Platforms.size(); ++I)
+    if (Platforms[I].get() == &Which)
+      return I;
+  return Platforms.size();
+}
+
+bool DeviceDiscovery::suffices(std::size_t Index) {
+  if (!choosesByDefault(Settings) || Settings.Subdevices > 1)
+    return false;
+  findDevices(Index);
+  std::vector<planner::DeviceKind> Kinds;
+  for (const Device *D : Platforms[Index]->Devices)
+    Kinds.push_back(kindOf(D->Type, false));
+  return planner::platformSuffices(Kinds);
 }
 
 const std::vector<Device *> &DeviceDiscovery::devicesOf(Platform &Which) {
@@ -97,9 +135,14 @@ const std::vector<Device *> &DeviceDiscovery::devicesOf(Platform &Which) {
     awaitFound();
     return Which.Devices;
   }
-  for (std::size_t I = 0; I < Platforms.size(); ++I)
-    if (Platforms[I].get() == &Which)
-      findDevices(I);
+  const std::size_t Index = indexOf(Which);
+  if (Index < Platforms.size()) {
+    findDevices(Index);
+    // The app may use this platform: the others' devices, where they may join it, start now,
+    // while it makes its context.
+    if (!suffices(Index))
+      findOthers();
+  }
   return Which.Devices;
 }
 
@@ -115,7 +158,17 @@ Device *DeviceDiscovery::findRootDevice(cl_device_id RealId) {
   return libsplit::findRootDevice(Platforms, RealId);
 }
 
-const std::vector<cl_device_id> &DeviceDiscovery::splitDevices() {
+std::vector<cl_device_id> DeviceDiscovery::splitDevicesFor(Platform &AppPlatform) {
+  const std::size_t Index = indexOf(AppPlatform);
+  if (Index < Platforms.size() && suffices(Index)) {
+    Log.once("platform-suffices:" + std::to_string(Index), config::LogLevel::Info,
+             "the other platforms' devices are not asked for: platform ", Index,
+             " has a peer for each of its devices (name them in LIBSPLIT_DEVICES to use them)");
+    std::vector<cl_device_id> Own;
+    for (const Device *D : AppPlatform.Devices)
+      Own.push_back(D->real());
+    return Own;
+  }
   awaitFound();
   return SplitDevices;
 }

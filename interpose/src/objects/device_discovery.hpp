@@ -1,11 +1,12 @@
 // Every platform's root devices, as the app sees them, and the devices a split launch may use
-// (LIBSPLIT_DEVICES, LIBSPLIT_SUBDEVICES). The platforms are listed at once; their devices are
-// found in a background thread, so that an app on one platform does not wait for another's
-// devices to start: asked for its devices, PoCL starts its CPU device's worker threads, which an
-// app on NVIDIA's platform waited for natively only where it asked PoCL too. A caller that needs
-// one platform's devices finds them itself where the background thread has not yet; one that
-// needs the split devices, or a device of any platform, waits for all of them and for the
-// selection of the split devices (LIBSPLIT_DEVICES, LIBSPLIT_SUBDEVICES), done in the background.
+// (LIBSPLIT_DEVICES, LIBSPLIT_SUBDEVICES). Asked for its devices, PoCL starts its CPU device,
+// which costs a process about 20 ms that an app on NVIDIA's platform paid natively only where it
+// asked PoCL too. So the platforms are listed at once, and a platform's devices are found when
+// the app first asks about them; then the other platforms' devices are found in a background
+// thread, unless the app's platform holds every split device it opens by default
+// (planner::platformSuffices: two GPUs), where they are never asked for. A caller that needs one
+// platform's devices finds them itself where the background thread has not yet; one that needs
+// a device of any platform, or the split devices of every platform, waits for all of them.
 #pragma once
 
 #include "platform.hpp"
@@ -13,6 +14,7 @@
 
 #include "config/config.hpp"
 #include "config/log.hpp"
+#include "libsplit/planner/device_choice.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -30,8 +32,14 @@ public:
   DeviceDiscovery &operator=(const DeviceDiscovery &) = delete;
   ~DeviceDiscovery();
 
-  // Lists the platforms here, then finds their devices and selects the split devices: in a
-  // background thread where InBackground (here where it cannot start).
+  // Whether the split devices are chosen by default (LIBSPLIT_DEVICES=all, the planner deciding
+  // from costs, the devices opening when it pays): planner::openedByDefault decides which open.
+  static bool choosesByDefault(const config::Config &Settings);
+  // A device's kind as planner::openedByDefault compares them.
+  static planner::DeviceKind kindOf(cl_device_type Type, bool App);
+
+  // Lists the platforms. Their devices are found later, where InBackground in a thread of their
+  // own (here where it cannot start).
   void start(bool InBackground);
   // Waits for the background thread (at exit: before the vendors' libraries tear down).
   void awaitAll();
@@ -45,8 +53,10 @@ public:
   // any platform (waits for all). Null where none.
   Device *findRootDevice(Platform &Which, cl_device_id Real);
   Device *findRootDevice(cl_device_id Real);
-  // The devices a split launch may use, as real ids: none where nothing splits. Waits for all.
-  const std::vector<cl_device_id> &splitDevices();
+  // The devices a split launch of an app on AppPlatform may use, as real ids: its platform's
+  // where that suffices (no other platform asked), else every platform's selected ones (waits
+  // for all). None where nothing splits.
+  std::vector<cl_device_id> splitDevicesFor(Platform &AppPlatform);
 
 private:
   struct Found {
@@ -54,7 +64,12 @@ private:
     std::atomic<bool> Done{false};
     std::vector<std::shared_ptr<Device>> Owned; // the platform's Devices, kept alive
   };
+  std::size_t indexOf(const Platform &Which) const;
   void findDevices(std::size_t Index);
+  // Whether Platform (found) holds every split device of an app on it (platformSuffices).
+  bool suffices(std::size_t Index);
+  // Finds every platform's devices (once), in the background where it can.
+  void findOthers();
   void findAll();
   void awaitFound(); // every platform's devices
   void selectSplitDevices();
@@ -62,9 +77,11 @@ private:
   const RealApi &Real;
   const config::Config &Settings;
   config::Logger &Log;
+  bool InBackground = true;
   std::vector<std::unique_ptr<Platform>> Platforms;
   std::vector<std::unique_ptr<Found>> PerPlatform; // parallel to Platforms
   std::vector<cl_device_id> SplitDevices;          // once AllDone
+  std::once_flag OthersStarted;
   std::mutex AllMutex;
   std::condition_variable AllFound;
   bool AllDone = false; // AllMutex

@@ -31,3 +31,20 @@ TEST_CASE("an app on the CPU: every device opens", "[planner][devices]") {
 TEST_CASE("no app device among the split devices: every device opens", "[planner][devices]") {
   CHECK(openedByDefault({OtherGpu, OtherCpu}) == std::vector<bool>{true, true});
 }
+
+TEST_CASE("a platform of two GPUs suffices: the other platforms' devices are not asked for",
+          "[planner][devices]") {
+  CHECK(platformSuffices({OtherGpu, OtherGpu}));
+  CHECK(platformSuffices({OtherGpu, OtherGpu, OtherGpu, OtherGpu}));
+}
+
+TEST_CASE("a platform with a device without a peer, or on the host's cores, does not suffice",
+          "[planner][devices]") {
+  // One GPU: the CPU of another platform opens beside it.
+  CHECK_FALSE(platformSuffices({OtherGpu}));
+  // Two GPUs and a CPU there: an app on the CPU opens every device, other platforms' too.
+  CHECK_FALSE(platformSuffices({OtherGpu, OtherGpu, OtherCpu}));
+  // Two CPU devices (PoCL's basic and pthread): an app on either opens every device.
+  CHECK_FALSE(platformSuffices({OtherCpu, OtherCpu}));
+  CHECK_FALSE(platformSuffices({}));
+}

@@ -22,4 +22,11 @@ struct DeviceKind {
 // there share them: a GPU is what can help it), every device is opened.
 std::vector<bool> openedByDefault(const std::vector<DeviceKind> &Devices);
 
+// Whether one platform's devices (App unused) are all the split devices an app on that platform
+// opens by default, whichever device it picks: each has a peer of its kind there and none runs on
+// the host's cores, so that openedByDefault keeps the app's device's kind alone. The other
+// platforms' devices are then not asked for (PoCL, asked for its devices, starts its CPU device:
+// about 20 ms of a process's run, for a CPU that would be left out beside two GPUs).
+bool platformSuffices(const std::vector<DeviceKind> &PlatformDevices);
+
 } // namespace libsplit::planner

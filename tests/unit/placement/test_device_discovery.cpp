@@ -1,0 +1,141 @@
+// Which platforms' devices libsplit asks for, and when (interpose/src/objects/device_discovery.*),
+// over a made-up OpenCL implementation: a platform of two GPUs suffices by default (the other
+// platforms, a CPU's, are never asked), anything else asks every platform in the background.
+#include "device_discovery.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace libsplit;
+
+namespace {
+
+// Two platforms: the first with GPUs (how many: GpuCount), the second with one CPU. Handles
+// are made-up addresses; each platform's questions for its devices are counted (the count asked
+// first: one question is a count, then the list).
+struct FakeWorld {
+  static inline int GpuCount = 2;
+  static inline std::atomic<int> AskedFor[2];
+  static cl_platform_id platform(int I) { return reinterpret_cast<cl_platform_id>(0x1000 + I); }
+  static cl_device_id gpu(int I) { return reinterpret_cast<cl_device_id>(0x2000 + I); }
+  static cl_device_id cpu() { return reinterpret_cast<cl_device_id>(0x3000); }
+
+  static cl_int CL_API_CALL platformIds(cl_uint Num, cl_platform_id *Out, cl_uint *Count) {
+    for (cl_uint I = 0; Out && I < Num && I < 2; ++I)
+      Out[I] = platform(static_cast<int>(I));
+    if (Count)
+      *Count = 2;
+    return CL_SUCCESS;
+  }
+  static cl_int CL_API_CALL deviceIds(cl_platform_id P, cl_device_type, cl_uint Num,
+                                      cl_device_id *Out, cl_uint *Count) {
+    const int Which = P == platform(0) ? 0 : 1;
+    if (!Out) // the count, asked first
+      ++AskedFor[Which];
+    std::vector<cl_device_id> Devices;
+    if (Which == 0)
+      for (int I = 0; I < GpuCount; ++I)
+        Devices.push_back(gpu(I));
+    else
+      Devices.push_back(cpu());
+    for (cl_uint I = 0; Out && I < Num && I < Devices.size(); ++I)
+      Out[I] = Devices[I];
+    if (Count)
+      *Count = static_cast<cl_uint>(Devices.size());
+    return CL_SUCCESS;
+  }
+  static cl_int CL_API_CALL deviceInfo(cl_device_id D, cl_device_info Param, size_t Size,
+                                       void *Value, size_t *SizeRet) {
+    if (Param != CL_DEVICE_TYPE)
+      return CL_INVALID_VALUE; // the facts read once stay zero, the name empty
+    const cl_device_type Type = D == cpu() ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+    if (Value && Size >= sizeof(Type))
+      std::memcpy(Value, &Type, sizeof(Type));
+    if (SizeRet)
+      *SizeRet = sizeof(Type);
+    return CL_SUCCESS;
+  }
+};
+
+struct Fixture {
+  RealApi Real;
+  config::Config Settings;
+  config::Logger Log{config::LogLevel::Error};
+  explicit Fixture(const std::map<std::string, std::string> &Env = {}, int Gpus = 2)
+      : Settings(config::readConfig([&Env](const char *Name) -> const char * {
+          auto It = Env.find(Name);
+          return It == Env.end() ? nullptr : It->second.c_str();
+        })) {
+    Real.clGetPlatformIDs = FakeWorld::platformIds;
+    Real.clGetDeviceIDs = FakeWorld::deviceIds;
+    Real.clGetDeviceInfo = FakeWorld::deviceInfo;
+    FakeWorld::GpuCount = Gpus;
+    FakeWorld::AskedFor[0] = 0;
+    FakeWorld::AskedFor[1] = 0;
+  }
+};
+
+} // namespace
+
+TEST_CASE("an app on a platform of two GPUs: the other platform is never asked for its devices",
+          "[discovery]") {
+  Fixture F;
+  DeviceDiscovery Devices(F.Real, F.Settings, F.Log);
+  Devices.start(true);
+  REQUIRE(Devices.platforms().size() == 2);
+  Platform &Gpus = *Devices.platforms()[0];
+  CHECK(Devices.devicesOf(Gpus).size() == 2);
+  CHECK(Devices.splitDevicesFor(Gpus) ==
+        std::vector<cl_device_id>{FakeWorld::gpu(0), FakeWorld::gpu(1)});
+  CHECK(Devices.findRootDevice(Gpus, FakeWorld::gpu(1)) == Devices.devicesOf(Gpus)[1]);
+  Devices.awaitAll();
+  CHECK(FakeWorld::AskedFor[1] == 0);
+  // Asked about by the app, it is found then.
+  Platform &Cpus = *Devices.platforms()[1];
+  CHECK(Devices.devicesOf(Cpus).size() == 1);
+  CHECK(FakeWorld::AskedFor[1] >= 1);
+}
+
+TEST_CASE("an app on a platform of one GPU: the other platforms' devices join its split devices",
+          "[discovery]") {
+  Fixture F({}, 1);
+  DeviceDiscovery Devices(F.Real, F.Settings, F.Log);
+  Devices.start(true);
+  Platform &Gpus = *Devices.platforms()[0];
+  CHECK(Devices.devicesOf(Gpus).size() == 1);
+  CHECK(Devices.splitDevicesFor(Gpus) ==
+        std::vector<cl_device_id>{FakeWorld::gpu(0), FakeWorld::cpu()});
+  CHECK(FakeWorld::AskedFor[1] == 1);
+  CHECK(Devices.findRootDevice(FakeWorld::cpu()) == Devices.platforms()[1]->Devices.front());
+  Devices.awaitAll();
+}
+
+TEST_CASE("an app on the CPU's platform: every platform's devices, found once", "[discovery]") {
+  Fixture F;
+  DeviceDiscovery Devices(F.Real, F.Settings, F.Log);
+  Devices.start(true);
+  Platform &Cpus = *Devices.platforms()[1];
+  CHECK(Devices.devicesOf(Cpus).size() == 1);
+  CHECK(Devices.splitDevicesFor(Cpus) ==
+        std::vector<cl_device_id>{FakeWorld::gpu(0), FakeWorld::gpu(1), FakeWorld::cpu()});
+  Devices.awaitAll();
+  CHECK(FakeWorld::AskedFor[0] == 1);
+  CHECK(FakeWorld::AskedFor[1] == 1);
+}
+
+TEST_CASE("devices named in LIBSPLIT_DEVICES: every platform is asked, the selection applies",
+          "[discovery]") {
+  Fixture F(std::map<std::string, std::string>{{"LIBSPLIT_DEVICES", "gpu"}});
+  DeviceDiscovery Devices(F.Real, F.Settings, F.Log);
+  Devices.start(false); // found on the calling thread
+  Platform &Gpus = *Devices.platforms()[0];
+  CHECK(Devices.devicesOf(Gpus).size() == 2);
+  CHECK(FakeWorld::AskedFor[1] == 1);
+  CHECK(Devices.splitDevicesFor(Gpus) ==
+        std::vector<cl_device_id>{FakeWorld::gpu(0), FakeWorld::gpu(1)});
+}
