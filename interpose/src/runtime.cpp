@@ -50,6 +50,9 @@ Runtime::Runtime()
 }
 
 void Runtime::finish() {
+  // Registered again after each platform's devices were found: the first to run does the work.
+  if (Finished.exchange(true))
+    return;
   {
     // On a track of its own: at exit, the thread's own name (thread-local) may be gone already.
     const std::string Track = "libsplit exit";

@@ -18,6 +18,8 @@
 #include "config/config.hpp"
 #include "config/log.hpp"
 
+#include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +27,10 @@
 namespace libsplit {
 
 class Context;
+class Runtime;
+
+// The process's one Runtime, made at the first call.
+Runtime &runtime();
 
 class Runtime {
 public:
@@ -81,7 +87,10 @@ private:
   RealApi Real;
   bool Usable = false;
   bool Splitting = false;
-  DeviceDiscovery Devices{Real, Settings, Logger};
+  // Finding a platform's devices starts the vendor's runtime, which registers exit work of its
+  // own: finish() registered again after it runs before that work (exit runs the last first).
+  DeviceDiscovery Devices{Real, Settings, Logger, [] { std::atexit([] { runtime().finish(); }); }};
+  std::atomic<bool> Finished{false};
   BackgroundWork Background;
   KernelEnqueueLocks EnqueueLocks;
   DeviceObjects AppDeviceObjects;
@@ -99,7 +108,5 @@ private:
   ContextServices Objects{Real,       Memory,       Launch,           Devices,
                           Background, EnqueueLocks, AppDeviceObjects, Queues};
 };
-
-Runtime &runtime();
 
 } // namespace libsplit

@@ -2,11 +2,17 @@
 #include "planning.hpp"
 #include "thread_name.hpp"
 
+#include <pthread.h>
+
 #include <system_error>
 
 namespace libsplit {
 
 namespace {
+
+// The instance whose background thread a fork() must not leave half done (one per process: the
+// runtime's; the last started, in unit tests).
+std::atomic<DeviceDiscovery *> Forking{nullptr};
 
 config::DeviceType deviceTypeOf(cl_device_type Type) {
   if (Type & CL_DEVICE_TYPE_GPU)
@@ -19,10 +25,14 @@ config::DeviceType deviceTypeOf(cl_device_type Type) {
 } // namespace
 
 DeviceDiscovery::DeviceDiscovery(const RealApi &Real, const config::Config &Settings,
-                                 config::Logger &Log)
-    : Real(Real), Settings(Settings), Log(Log) {}
+                                 config::Logger &Log, std::function<void()> AfterFinding)
+    : Real(Real), Settings(Settings), Log(Log), AfterFinding(std::move(AfterFinding)) {}
 
-DeviceDiscovery::~DeviceDiscovery() { awaitAll(); }
+DeviceDiscovery::~DeviceDiscovery() {
+  awaitAll();
+  DeviceDiscovery *Self = this;
+  Forking.compare_exchange_strong(Self, nullptr);
+}
 
 planner::DeviceKind DeviceDiscovery::kindOf(cl_device_type Type, bool App) {
   const cl_device_type KindMask =
@@ -48,11 +58,42 @@ void DeviceDiscovery::start(bool Background) {
       PerPlatform.push_back(std::make_unique<Found>());
     }
   }
+  Forking.store(this);
+  static std::once_flag AtFork;
+  std::call_once(AtFork, [] {
+    pthread_atfork(
+        [] {
+          if (DeviceDiscovery *D = Forking.load())
+            D->beforeFork();
+        },
+        nullptr,
+        [] {
+          if (DeviceDiscovery *D = Forking.load())
+            D->afterForkInChild();
+        });
+  });
 }
 
+void DeviceDiscovery::beforeFork() {
+  // A child would inherit the thread's state half done, without the thread: it ends first.
+  bool Started = false;
+  {
+    std::lock_guard<std::mutex> Lock(AllMutex);
+    Started = OthersStarted && Finder.get_id() != std::this_thread::get_id();
+  }
+  if (Started)
+    awaitFound();
+}
+
+void DeviceDiscovery::afterForkInChild() { ChildOfFork = true; }
+
 void DeviceDiscovery::findOthers() {
-  std::call_once(OthersStarted, [this] {
-    if (InBackground) {
+  {
+    std::lock_guard<std::mutex> Lock(AllMutex);
+    if (OthersStarted)
+      return;
+    OthersStarted = true;
+    if (InBackground && !Closing) {
       try {
         Finder = std::thread([this] {
           nameThisThread("libsplit-devices");
@@ -63,13 +104,22 @@ void DeviceDiscovery::findOthers() {
         // No thread to be had: found here instead.
       }
     }
-    findAll();
-  });
+  }
+  findAll();
 }
 
 void DeviceDiscovery::awaitAll() {
-  if (Finder.joinable() && Finder.get_id() != std::this_thread::get_id())
-    Finder.join();
+  std::thread Running;
+  {
+    std::lock_guard<std::mutex> Lock(AllMutex);
+    Closing = true; // from now on, found on the calling thread
+    // A forked child has the object of the parent's thread, not the thread: never joined.
+    if (ChildOfFork || Finder.get_id() == std::this_thread::get_id())
+      return;
+    Running = std::move(Finder);
+  }
+  if (Running.joinable())
+    Running.join();
 }
 
 void DeviceDiscovery::findAll() {
@@ -103,6 +153,8 @@ void DeviceDiscovery::findDevices(std::size_t Index) {
     }
   }
   State.Done.store(true, std::memory_order_release);
+  if (AfterFinding)
+    AfterFinding();
 }
 
 void DeviceDiscovery::awaitFound() {

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -27,7 +28,10 @@ namespace libsplit {
 
 class DeviceDiscovery {
 public:
-  DeviceDiscovery(const RealApi &Real, const config::Config &Settings, config::Logger &Log);
+  // AfterFinding runs once a platform's devices are found (on the thread that found them): the
+  // vendor may have registered its own exit work meanwhile, which the runtime's must come before.
+  DeviceDiscovery(const RealApi &Real, const config::Config &Settings, config::Logger &Log,
+                  std::function<void()> AfterFinding = {});
   DeviceDiscovery(const DeviceDiscovery &) = delete;
   DeviceDiscovery &operator=(const DeviceDiscovery &) = delete;
   ~DeviceDiscovery();
@@ -41,7 +45,8 @@ public:
   // Lists the platforms. Their devices are found later, where InBackground in a thread of their
   // own (here where it cannot start).
   void start(bool InBackground);
-  // Waits for the background thread (at exit: before the vendors' libraries tear down).
+  // Waits for the background thread (at exit: before the vendors' libraries tear down); devices
+  // asked for later are found on the calling thread.
   void awaitAll();
 
   // The platforms, in the real order; their devices may not be found yet.
@@ -73,19 +78,25 @@ private:
   void findAll();
   void awaitFound(); // every platform's devices
   void selectSplitDevices();
+  // fork(): the parent lets the background thread end first; the child has no such thread.
+  void beforeFork();
+  void afterForkInChild();
 
   const RealApi &Real;
   const config::Config &Settings;
   config::Logger &Log;
+  std::function<void()> AfterFinding;
   bool InBackground = true;
   std::vector<std::unique_ptr<Platform>> Platforms;
   std::vector<std::unique_ptr<Found>> PerPlatform; // parallel to Platforms
   std::vector<cl_device_id> SplitDevices;          // once AllDone
-  std::once_flag OthersStarted;
   std::mutex AllMutex;
   std::condition_variable AllFound;
-  bool AllDone = false; // AllMutex
-  std::thread Finder;
+  bool AllDone = false;       // AllMutex
+  bool OthersStarted = false; // AllMutex
+  bool Closing = false;       // AllMutex: awaitAll was called
+  bool ChildOfFork = false;   // set in a forked child, its one thread then
+  std::thread Finder;         // AllMutex
 };
 
 } // namespace libsplit

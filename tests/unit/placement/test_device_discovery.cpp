@@ -6,9 +6,14 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
+
 #include <map>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace libsplit;
@@ -21,6 +26,8 @@ namespace {
 struct FakeWorld {
   static inline int GpuCount = 2;
   static inline std::atomic<int> AskedFor[2];
+  // How long a platform takes to answer for its devices (PoCL starting its CPU device).
+  static inline std::chrono::milliseconds Slow{0};
   static cl_platform_id platform(int I) { return reinterpret_cast<cl_platform_id>(0x1000 + I); }
   static cl_device_id gpu(int I) { return reinterpret_cast<cl_device_id>(0x2000 + I); }
   static cl_device_id cpu() { return reinterpret_cast<cl_device_id>(0x3000); }
@@ -35,8 +42,10 @@ struct FakeWorld {
   static cl_int CL_API_CALL deviceIds(cl_platform_id P, cl_device_type, cl_uint Num,
                                       cl_device_id *Out, cl_uint *Count) {
     const int Which = P == platform(0) ? 0 : 1;
-    if (!Out) // the count, asked first
+    if (!Out) { // the count, asked first
       ++AskedFor[Which];
+      std::this_thread::sleep_for(Slow);
+    }
     std::vector<cl_device_id> Devices;
     if (Which == 0)
       for (int I = 0; I < GpuCount; ++I)
@@ -75,6 +84,7 @@ struct Fixture {
     Real.clGetDeviceIDs = FakeWorld::deviceIds;
     Real.clGetDeviceInfo = FakeWorld::deviceInfo;
     FakeWorld::GpuCount = Gpus;
+    FakeWorld::Slow = std::chrono::milliseconds(0);
     FakeWorld::AskedFor[0] = 0;
     FakeWorld::AskedFor[1] = 0;
   }
@@ -138,4 +148,59 @@ TEST_CASE("devices named in LIBSPLIT_DEVICES: every platform is asked, the selec
   CHECK(FakeWorld::AskedFor[1] == 1);
   CHECK(Devices.splitDevicesFor(Gpus) ==
         std::vector<cl_device_id>{FakeWorld::gpu(0), FakeWorld::gpu(1)});
+}
+
+TEST_CASE("threads asking about both platforms while the background finds them: each asked once",
+          "[discovery]") {
+  for (int Gpus : {1, 2}) {
+    Fixture F({}, Gpus);
+    FakeWorld::Slow = std::chrono::milliseconds(3);
+    DeviceDiscovery Devices(F.Real, F.Settings, F.Log);
+    Devices.start(true);
+    Platform &GpuPlatform = *Devices.platforms()[0];
+    Platform &CpuPlatform = *Devices.platforms()[1];
+    std::vector<std::thread> Threads;
+    std::vector<std::size_t> Split(4);
+    for (int T = 0; T < 4; ++T)
+      Threads.emplace_back([&, T] {
+        Platform &First = T % 2 ? CpuPlatform : GpuPlatform;
+        Devices.devicesOf(First);
+        Split[T] = Devices.splitDevicesFor(First).size();
+        Devices.devicesOf(T % 2 ? GpuPlatform : CpuPlatform);
+      });
+    for (std::thread &T : Threads)
+      T.join();
+    Devices.awaitAll();
+    CHECK(FakeWorld::AskedFor[0] == 1);
+    CHECK(FakeWorld::AskedFor[1] == 1);
+    CHECK(GpuPlatform.Devices.size() == static_cast<std::size_t>(Gpus));
+    CHECK(CpuPlatform.Devices.size() == 1);
+    // An app on the CPU: every platform's devices. An app on the GPUs: the two GPUs alone where
+    // they suffice, else the one GPU and the CPU.
+    CHECK(Split[1] == static_cast<std::size_t>(Gpus) + 1);
+    CHECK(Split[0] == 2);
+  }
+}
+
+TEST_CASE("a fork while the background finds the devices: the child has them all, no hang",
+          "[discovery]") {
+  Fixture F({}, 1);
+  FakeWorld::Slow = std::chrono::milliseconds(20);
+  DeviceDiscovery Devices(F.Real, F.Settings, F.Log);
+  Devices.start(true);
+  Platform &Gpus = *Devices.platforms()[0];
+  Devices.devicesOf(Gpus); // the CPU's platform now found in the background, slowly
+  const pid_t Child = fork();
+  REQUIRE(Child >= 0);
+  if (Child == 0) {
+    alarm(10); // a hang fails the test instead of stalling it
+    const bool Right = Devices.splitDevicesFor(Gpus).size() == 2;
+    Devices.awaitAll(); // the parent's thread, which the child does not have: not joined
+    _exit(Right ? 0 : 1);
+  }
+  int Status = 0;
+  REQUIRE(waitpid(Child, &Status, 0) == Child);
+  CHECK(WIFEXITED(Status));
+  CHECK(WEXITSTATUS(Status) == 0);
+  Devices.awaitAll();
 }

@@ -26,7 +26,8 @@ std::vector<bool> openedByDefault(const std::vector<DeviceKind> &Devices);
 // opens by default, whichever device it picks: each has a peer of its kind there and none runs on
 // the host's cores, so that openedByDefault keeps the app's device's kind alone. The other
 // platforms' devices are then not asked for (PoCL, asked for its devices, starts its CPU device:
-// about 20 ms of a process's run, for a CPU that would be left out beside two GPUs).
+// about 20 ms of a process's run, for a CPU that would be left out beside two GPUs); a device of
+// the app's kind there (another vendor's GPU), which openedByDefault would keep, is left out too.
 bool platformSuffices(const std::vector<DeviceKind> &PlatformDevices);
 
 } // namespace libsplit::planner
