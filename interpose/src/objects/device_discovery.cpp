@@ -1,4 +1,5 @@
 #include "device_discovery.hpp"
+#include "loader_frames.hpp"
 #include "planning.hpp"
 #include "thread_name.hpp"
 
@@ -25,8 +26,10 @@ config::DeviceType deviceTypeOf(cl_device_type Type) {
 } // namespace
 
 DeviceDiscovery::DeviceDiscovery(const RealApi &Real, const config::Config &Settings,
-                                 config::Logger &Log, std::function<void()> AfterFinding)
-    : Real(Real), Settings(Settings), Log(Log), AfterFinding(std::move(AfterFinding)) {}
+                                 config::Logger &Log, std::function<void()> AfterFinding,
+                                 std::chrono::milliseconds FindBound)
+    : Real(Real), Settings(Settings), Log(Log), AfterFinding(std::move(AfterFinding)),
+      FindBound(FindBound) {}
 
 DeviceDiscovery::~DeviceDiscovery() {
   awaitAll();
@@ -93,7 +96,10 @@ void DeviceDiscovery::findOthers() {
     if (OthersStarted)
       return;
     OthersStarted = true;
-    if (InBackground && !Closing) {
+    // Under the loader (a library's constructor, maybe during dlopen) the vendors are asked
+    // here: a thread of libsplit's asking them would wait for the loader's lock that this one
+    // may hold, and this one for it.
+    if (InBackground && !Closing && !runsUnderLoader()) {
       try {
         Finder = std::thread([this] {
           nameThisThread("libsplit-devices");
@@ -163,6 +169,16 @@ void DeviceDiscovery::awaitFound() {
   AllFound.wait(Lock, [this] { return AllDone; });
 }
 
+bool DeviceDiscovery::awaitFoundWithin(std::chrono::milliseconds Bound) {
+  findOthers();
+  std::unique_lock<std::mutex> Lock(AllMutex);
+  return AllFound.wait_for(Lock, Bound, [this] { return AllDone; });
+}
+
+bool DeviceDiscovery::found(std::size_t Index) const {
+  return PerPlatform[Index]->Done.load(std::memory_order_acquire);
+}
+
 std::size_t DeviceDiscovery::indexOf(const Platform &Which) const {
   for (std::size_t I = 0; I < Platforms.size(); ++I)
     if (Platforms[I].get() == &Which)
@@ -206,6 +222,12 @@ Device *DeviceDiscovery::findRootDevice(Platform &Which, cl_device_id RealId) {
 }
 
 Device *DeviceDiscovery::findRootDevice(cl_device_id RealId) {
+  // A platform still being found is not read meanwhile (its list grows on the finder's thread).
+  for (std::size_t I = 0; I < Platforms.size(); ++I)
+    if (found(I))
+      for (Device *D : Platforms[I]->Devices)
+        if (D->real() == RealId)
+          return D;
   awaitFound();
   return libsplit::findRootDevice(Platforms, RealId);
 }
@@ -221,15 +243,44 @@ std::vector<cl_device_id> DeviceDiscovery::splitDevicesFor(Platform &AppPlatform
       Own.push_back(D->real());
     return Own;
   }
-  awaitFound();
-  return SplitDevices;
+  // Sub-devices are partitioned once, with every platform found (devicesOf waited for them).
+  if (Settings.Subdevices > 1) {
+    awaitFound();
+    return SplitDevices;
+  }
+  // Under the loader, a thread started earlier may be waiting for the lock this one holds.
+  if (awaitFoundWithin(runsUnderLoader() ? UnderLoaderBound : FindBound))
+    return SplitDevices;
+  std::vector<cl_device_id> Among = selectedAmongFound();
+  for (std::size_t I = 0; I < Platforms.size(); ++I)
+    if (!found(I))
+      Log.once("platform-late:" + std::to_string(I), config::LogLevel::Warn, "platform ", I,
+               "'s devices are still being found: a context made meanwhile splits without them "
+               "(a context made in a library's constructor, during dlopen, may hold the lock "
+               "its vendor waits for)");
+  return Among;
+}
+
+bool DeviceDiscovery::selected(unsigned PI, unsigned DI) const {
+  const Device &D = *Platforms[PI]->Devices[DI];
+  return Settings.Devices.matches(PI, DI, deviceTypeOf(D.Type), D.Name);
+}
+
+std::vector<cl_device_id> DeviceDiscovery::selectedAmongFound() const {
+  std::vector<cl_device_id> Among;
+  for (unsigned PI = 0; PI < Platforms.size(); ++PI)
+    if (found(PI))
+      for (unsigned DI = 0; DI < Platforms[PI]->Devices.size(); ++DI)
+        if (selected(PI, DI))
+          Among.push_back(Platforms[PI]->Devices[DI]->real());
+  return Among;
 }
 
 void DeviceDiscovery::selectSplitDevices() {
   for (unsigned PI = 0; PI < Platforms.size(); ++PI)
     for (unsigned DI = 0; DI < Platforms[PI]->Devices.size(); ++DI) {
       Device &D = *Platforms[PI]->Devices[DI];
-      if (!Settings.Devices.matches(PI, DI, deviceTypeOf(D.Type), D.Name))
+      if (!selected(PI, DI))
         continue;
       const unsigned Parts = Settings.Subdevices;
       if (Parts > 1 && (D.Type & CL_DEVICE_TYPE_CPU)) {

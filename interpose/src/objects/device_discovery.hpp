@@ -6,7 +6,8 @@
 // thread, unless the app's platform holds every split device it opens by default
 // (planner::platformSuffices: two GPUs), where they are never asked for. A caller that needs one
 // platform's devices finds them itself where the background thread has not yet; one that needs
-// a device of any platform, or the split devices of every platform, waits for all of them.
+// a device of any platform, or the split devices of every platform, waits for all of them (a
+// context: for a while, then it splits across those found).
 #pragma once
 
 #include "platform.hpp"
@@ -17,6 +18,7 @@
 #include "libsplit/planner/device_choice.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -30,8 +32,10 @@ class DeviceDiscovery {
 public:
   // AfterFinding runs once a platform's devices are found (on the thread that found them): the
   // vendor may have registered its own exit work meanwhile, which the runtime's must come before.
+  // FindBound: how long a context waits for the other platforms' devices (splitDevicesFor).
   DeviceDiscovery(const RealApi &Real, const config::Config &Settings, config::Logger &Log,
-                  std::function<void()> AfterFinding = {});
+                  std::function<void()> AfterFinding = {},
+                  std::chrono::milliseconds FindBound = DefaultFindBound);
   DeviceDiscovery(const DeviceDiscovery &) = delete;
   DeviceDiscovery &operator=(const DeviceDiscovery &) = delete;
   ~DeviceDiscovery();
@@ -39,6 +43,17 @@ public:
   // Whether the split devices are chosen by default (LIBSPLIT_DEVICES=all, the planner deciding
   // from costs, the devices opening when it pays): planner::openedByDefault decides which open.
   static bool choosesByDefault(const config::Config &Settings);
+  // A vendor asked for its devices on another thread may wait for the dynamic loader's lock (PoCL
+  // loads its device drivers then), which an app's thread holds while it runs a library's
+  // constructor during dlopen. Under the loader (runsUnderLoader) the vendors are asked on the
+  // calling thread, and a context waits at most UnderLoaderBound for a thread started before; a
+  // context anywhere else waits at most this long, far beyond a vendor's usual start, then
+  // splits across the devices found: a hang unforeseen here costs a context that much, not the
+  // app.
+  static constexpr std::chrono::milliseconds DefaultFindBound{10000};
+  // Where the context is made under the loader (runsUnderLoader), devices not found yet are
+  // likely waiting for this very thread.
+  static constexpr std::chrono::milliseconds UnderLoaderBound{100};
   // A device's kind as planner::openedByDefault compares them.
   static planner::DeviceKind kindOf(cl_device_type Type, bool App);
 
@@ -55,12 +70,13 @@ public:
   // LIBSPLIT_SUBDEVICES, once every platform's are found and partitioned).
   const std::vector<Device *> &devicesOf(Platform &Which);
   // The root device whose real device is Real: of Platform (found here where not yet), or of
-  // any platform (waits for all). Null where none.
+  // any platform (waits for all where none found yet is it). Null where none.
   Device *findRootDevice(Platform &Which, cl_device_id Real);
   Device *findRootDevice(cl_device_id Real);
   // The devices a split launch of an app on AppPlatform may use, as real ids: its platform's
   // where that suffices (no other platform asked), else every platform's selected ones (waits
-  // for all). None where nothing splits.
+  // for all, at most FindBound: then the selected ones of the platforms found). None where
+  // nothing splits.
   std::vector<cl_device_id> splitDevicesFor(Platform &AppPlatform);
 
 private:
@@ -77,7 +93,12 @@ private:
   void findOthers();
   void findAll();
   void awaitFound(); // every platform's devices
+  bool awaitFoundWithin(std::chrono::milliseconds Bound);
+  bool found(std::size_t Index) const;
+  bool selected(unsigned PlatformIndex, unsigned DeviceIndex) const;
   void selectSplitDevices();
+  // The selected devices of the platforms found so far (no sub-devices).
+  std::vector<cl_device_id> selectedAmongFound() const;
   // fork(): the parent lets the background thread end first; the child has no such thread.
   void beforeFork();
   void afterForkInChild();
@@ -86,6 +107,7 @@ private:
   const config::Config &Settings;
   config::Logger &Log;
   std::function<void()> AfterFinding;
+  std::chrono::milliseconds FindBound;
   bool InBackground = true;
   std::vector<std::unique_ptr<Platform>> Platforms;
   std::vector<std::unique_ptr<Found>> PerPlatform; // parallel to Platforms

@@ -3,6 +3,9 @@
 #include "libsplit/support/json.hpp"
 #include "libsplit/support/text.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -71,15 +74,29 @@ void Timeline::flush() {
 }
 
 namespace {
-std::string &threadTrack() {
-  thread_local std::string Track = "app thread " + std::to_string(::syscall(SYS_gettid));
-  return Track;
-}
+// Trivially destructible: a thread_local with a destructor registers it with the C library,
+// which takes the dynamic loader's lock, and a libsplit thread that waited for that lock while
+// the app's thread held it (making its context in a library's constructor, during dlopen) never
+// started, nor did the app's thread that waited for it (api.plugin_context).
+struct TrackName {
+  char Text[64];
+  bool Named;
+};
+thread_local TrackName Track{};
 } // namespace
 
-const std::string &callingThreadTrack() { return threadTrack(); }
+std::string callingThreadTrack() {
+  if (!Track.Named)
+    return "app thread " + std::to_string(::syscall(SYS_gettid));
+  return Track.Text;
+}
 
-void nameCallingThreadTrack(const std::string &Name) { threadTrack() = Name; }
+void nameCallingThreadTrack(const std::string &Name) {
+  const std::size_t Kept = std::min(Name.size(), sizeof(Track.Text) - 1);
+  std::memcpy(Track.Text, Name.data(), Kept);
+  Track.Text[Kept] = '\0';
+  Track.Named = true;
+}
 
 void Timeline::finish() {
   std::lock_guard<std::mutex> Lock(Mutex);

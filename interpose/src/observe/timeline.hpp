@@ -52,21 +52,21 @@ private:
 };
 
 // The calling thread's track: "app thread N" (N: its thread id), or the name a libsplit thread
-// gave itself with nameCallingThreadTrack.
-const std::string &callingThreadTrack();
+// gave itself with nameCallingThreadTrack (at most 63 bytes kept).
+std::string callingThreadTrack();
 void nameCallingThreadTrack(const std::string &Name);
 
 // A span on Track from construction to destruction; with the timeline off, nothing (no clock
-// read). Track must outlive it.
+// read).
 class ScopedSpan {
 public:
-  ScopedSpan(Timeline &On, const std::string &Track, const char *Name)
-      : On(On.enabled() ? &On : nullptr), Track(Track), Name(Name),
+  ScopedSpan(Timeline &On, std::string Track, const char *Name)
+      : On(On.enabled() ? &On : nullptr), Track(std::move(Track)), Name(Name),
         Start(this->On ? std::chrono::steady_clock::now() : Timeline::TimePoint()) {}
   // On the calling thread's track, looked up only when the timeline is on (every entry point
   // makes one of these).
   ScopedSpan(Timeline &On, const char *Name)
-      : ScopedSpan(On, On.enabled() ? callingThreadTrack() : noTrack(), Name) {}
+      : ScopedSpan(On, On.enabled() ? callingThreadTrack() : std::string(), Name) {}
   ~ScopedSpan() {
     if (On)
       On->span(Track, Name, Start, std::chrono::steady_clock::now());
@@ -75,13 +75,8 @@ public:
   ScopedSpan &operator=(const ScopedSpan &) = delete;
 
 private:
-  static const std::string &noTrack() {
-    static const std::string None;
-    return None;
-  }
-
   Timeline *On;
-  const std::string &Track;
+  std::string Track;
   const char *Name;
   Timeline::TimePoint Start;
 };

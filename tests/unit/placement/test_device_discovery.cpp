@@ -28,6 +28,9 @@ struct FakeWorld {
   static inline std::atomic<int> AskedFor[2];
   // How long a platform takes to answer for its devices (PoCL starting its CPU device).
   static inline std::chrono::milliseconds Slow{0};
+  // While set, the CPU's platform does not answer for its devices (its vendor waiting for a lock
+  // the app's thread holds: the loader's, in a library's constructor during dlopen).
+  static inline std::atomic<bool> Held{false};
   static cl_platform_id platform(int I) { return reinterpret_cast<cl_platform_id>(0x1000 + I); }
   static cl_device_id gpu(int I) { return reinterpret_cast<cl_device_id>(0x2000 + I); }
   static cl_device_id cpu() { return reinterpret_cast<cl_device_id>(0x3000); }
@@ -45,6 +48,8 @@ struct FakeWorld {
     if (!Out) { // the count, asked first
       ++AskedFor[Which];
       std::this_thread::sleep_for(Slow);
+      while (Which == 1 && Held)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     std::vector<cl_device_id> Devices;
     if (Which == 0)
@@ -87,6 +92,7 @@ struct Fixture {
     FakeWorld::Slow = std::chrono::milliseconds(0);
     FakeWorld::AskedFor[0] = 0;
     FakeWorld::AskedFor[1] = 0;
+    FakeWorld::Held = false;
   }
 };
 
@@ -203,4 +209,34 @@ TEST_CASE("a fork while the background finds the devices: the child has them all
   CHECK(WIFEXITED(Status));
   CHECK(WEXITSTATUS(Status) == 0);
   Devices.awaitAll();
+}
+
+TEST_CASE("a context made while another platform cannot answer: it splits without it, no hang",
+          "[discovery]") {
+  Fixture F({}, 1);
+  FakeWorld::Held = true;
+  DeviceDiscovery Devices(F.Real, F.Settings, F.Log, {}, std::chrono::milliseconds(100));
+  Devices.start(true);
+  Platform &Gpus = *Devices.platforms()[0];
+  Devices.devicesOf(Gpus); // the CPU's platform asked in the background: it stalls
+  // Where the context waited for it, the lock would never be released: the watchdog lets a
+  // wrong version fail (too slow) instead of hanging.
+  std::atomic<bool> LetGo{false};
+  std::thread Watchdog([&LetGo] {
+    for (int Tick = 0; Tick < 500 && !LetGo; ++Tick)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    FakeWorld::Held = false;
+  });
+  const auto Start = std::chrono::steady_clock::now();
+  CHECK(Devices.splitDevicesFor(Gpus) == std::vector<cl_device_id>{FakeWorld::gpu(0)});
+  CHECK(std::chrono::steady_clock::now() - Start < std::chrono::seconds(3));
+  // A device of a platform found is found without waiting for the others.
+  CHECK(Devices.findRootDevice(FakeWorld::gpu(0)) == Gpus.Devices.front());
+  CHECK(std::chrono::steady_clock::now() - Start < std::chrono::seconds(3));
+  LetGo = true; // the app's thread lets go of the lock
+  Watchdog.join();
+  Devices.awaitAll();
+  // The contexts made from now on have every device.
+  CHECK(Devices.splitDevicesFor(Gpus) ==
+        std::vector<cl_device_id>{FakeWorld::gpu(0), FakeWorld::cpu()});
 }
