@@ -1,5 +1,6 @@
 #include "context.hpp"
 #include "link_probe.hpp"
+#include "loader_frames.hpp"
 #include "thread_name.hpp"
 
 #include "buffer.hpp"
@@ -296,7 +297,10 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     if (!SavedSplit)
       Planner.noteOpenedForWait(AppIndex);
     OpeningStarted = true;
-    if (!OpenInBackground) {
+    // Under the dynamic loader (a context made in a library's constructor, during dlopen), a
+    // thread of libsplit's whose vendor loads a library would wait for the lock the app's thread
+    // holds, and the app's builds for that thread.
+    if (!OpenInBackground || mayRunUnderLoader()) {
       openSplitDevices();
       return CL_SUCCESS;
     }

@@ -1,5 +1,4 @@
 #include "device_discovery.hpp"
-#include "loader_frames.hpp"
 #include "planning.hpp"
 #include "thread_name.hpp"
 
@@ -27,9 +26,9 @@ config::DeviceType deviceTypeOf(cl_device_type Type) {
 
 DeviceDiscovery::DeviceDiscovery(const RealApi &Real, const config::Config &Settings,
                                  config::Logger &Log, std::function<void()> AfterFinding,
-                                 std::chrono::milliseconds FindBound)
+                                 DiscoveryWaits Waits)
     : Real(Real), Settings(Settings), Log(Log), AfterFinding(std::move(AfterFinding)),
-      FindBound(FindBound) {}
+      Waits(std::move(Waits)) {}
 
 DeviceDiscovery::~DeviceDiscovery() {
   awaitAll();
@@ -95,11 +94,17 @@ void DeviceDiscovery::findOthers() {
     std::lock_guard<std::mutex> Lock(AllMutex);
     if (OthersStarted)
       return;
+  }
+  // Under the loader (a library's constructor, maybe during dlopen) the vendors are asked here:
+  // a thread of libsplit's asking them would wait for the loader's lock that this one may hold,
+  // and this one for it. (Told before the lock: the walk of the stack takes the loader's own.)
+  const bool Here = !InBackground || Waits.UnderLoader();
+  {
+    std::lock_guard<std::mutex> Lock(AllMutex);
+    if (OthersStarted)
+      return;
     OthersStarted = true;
-    // Under the loader (a library's constructor, maybe during dlopen) the vendors are asked
-    // here: a thread of libsplit's asking them would wait for the loader's lock that this one
-    // may hold, and this one for it.
-    if (InBackground && !Closing && !runsUnderLoader()) {
+    if (!Here && !Closing) {
       try {
         Finder = std::thread([this] {
           nameThisThread("libsplit-devices");
@@ -169,13 +174,33 @@ void DeviceDiscovery::awaitFound() {
   AllFound.wait(Lock, [this] { return AllDone; });
 }
 
-bool DeviceDiscovery::awaitFoundWithin(std::chrono::milliseconds Bound) {
+bool DeviceDiscovery::awaitFoundBounded() {
   findOthers();
+  {
+    std::lock_guard<std::mutex> Lock(AllMutex);
+    if (AllDone)
+      return true;
+  }
+  // Under the loader, a thread started earlier may be waiting for the lock this one holds.
+  const std::chrono::milliseconds Bound =
+      Waits.UnderLoader() ? Waits.UnderLoaderBound : Waits.Bound;
   std::unique_lock<std::mutex> Lock(AllMutex);
-  return AllFound.wait_for(Lock, Bound, [this] { return AllDone; });
+  if (AllFound.wait_for(Lock, Bound, [this] { return AllDone; }))
+    return true;
+  Lock.unlock();
+  for (std::size_t I = 0; I < Platforms.size(); ++I)
+    if (!platformFound(I))
+      Log.once("platform-late:" + std::to_string(I), config::LogLevel::Warn, "platform ", I,
+               "'s devices were not found within ", Bound.count(),
+               " ms: a context made meanwhile splits without them",
+               Bound == Waits.UnderLoaderBound
+                   ? " (made in a library's constructor: the vendor may wait for the loader's "
+                     "lock it holds)"
+                   : "");
+  return false;
 }
 
-bool DeviceDiscovery::found(std::size_t Index) const {
+bool DeviceDiscovery::platformFound(std::size_t Index) const {
   return PerPlatform[Index]->Done.load(std::memory_order_acquire);
 }
 
@@ -224,11 +249,12 @@ Device *DeviceDiscovery::findRootDevice(Platform &Which, cl_device_id RealId) {
 Device *DeviceDiscovery::findRootDevice(cl_device_id RealId) {
   // A platform still being found is not read meanwhile (its list grows on the finder's thread).
   for (std::size_t I = 0; I < Platforms.size(); ++I)
-    if (found(I))
+    if (platformFound(I))
       for (Device *D : Platforms[I]->Devices)
         if (D->real() == RealId)
           return D;
-  awaitFound();
+  if (!awaitFoundBounded())
+    return nullptr;
   return libsplit::findRootDevice(Platforms, RealId);
 }
 
@@ -248,17 +274,9 @@ std::vector<cl_device_id> DeviceDiscovery::splitDevicesFor(Platform &AppPlatform
     awaitFound();
     return SplitDevices;
   }
-  // Under the loader, a thread started earlier may be waiting for the lock this one holds.
-  if (awaitFoundWithin(runsUnderLoader() ? UnderLoaderBound : FindBound))
+  if (awaitFoundBounded())
     return SplitDevices;
-  std::vector<cl_device_id> Among = selectedAmongFound();
-  for (std::size_t I = 0; I < Platforms.size(); ++I)
-    if (!found(I))
-      Log.once("platform-late:" + std::to_string(I), config::LogLevel::Warn, "platform ", I,
-               "'s devices are still being found: a context made meanwhile splits without them "
-               "(a context made in a library's constructor, during dlopen, may hold the lock "
-               "its vendor waits for)");
-  return Among;
+  return selectedAmongFound();
 }
 
 bool DeviceDiscovery::selected(unsigned PI, unsigned DI) const {
@@ -269,7 +287,7 @@ bool DeviceDiscovery::selected(unsigned PI, unsigned DI) const {
 std::vector<cl_device_id> DeviceDiscovery::selectedAmongFound() const {
   std::vector<cl_device_id> Among;
   for (unsigned PI = 0; PI < Platforms.size(); ++PI)
-    if (found(PI))
+    if (platformFound(PI))
       for (unsigned DI = 0; DI < Platforms[PI]->Devices.size(); ++DI)
         if (selected(PI, DI))
           Among.push_back(Platforms[PI]->Devices[DI]->real());

@@ -10,6 +10,7 @@
 // context: for a while, then it splits across those found).
 #pragma once
 
+#include "loader_frames.hpp"
 #include "platform.hpp"
 #include "real_api.hpp"
 
@@ -28,14 +29,29 @@
 
 namespace libsplit {
 
+// How long a context waits for the other platforms' devices, and how it tells that it runs under
+// the dynamic loader. A vendor asked for its devices on another thread may wait for the loader's
+// lock (PoCL loads its device drivers then), which an app's thread holds while it runs a
+// library's constructor during dlopen. Under the loader the vendors are asked on the calling
+// thread, and a context waits at most UnderLoaderBound for a thread started before; anywhere else
+// at most Bound, far beyond a vendor's usual start: a hang unforeseen here costs a context that
+// long, and the devices not found by then, not the app. What remains: a thread started before
+// the loader's section, waiting for that lock inside a vendor, holds the vendor's own locks, and
+// an app's thread that calls that vendor under the loader then waits for it as well (natively,
+// with no such thread, it would not); so does a constructor that hands its OpenCL work to a
+// thread of its own and joins it, which no stack tells.
+struct DiscoveryWaits {
+  std::chrono::milliseconds Bound{10000};
+  std::chrono::milliseconds UnderLoaderBound{100};
+  std::function<bool()> UnderLoader = mayRunUnderLoader;
+};
+
 class DeviceDiscovery {
 public:
   // AfterFinding runs once a platform's devices are found (on the thread that found them): the
   // vendor may have registered its own exit work meanwhile, which the runtime's must come before.
-  // FindBound: how long a context waits for the other platforms' devices (splitDevicesFor).
   DeviceDiscovery(const RealApi &Real, const config::Config &Settings, config::Logger &Log,
-                  std::function<void()> AfterFinding = {},
-                  std::chrono::milliseconds FindBound = DefaultFindBound);
+                  std::function<void()> AfterFinding = {}, DiscoveryWaits Waits = {});
   DeviceDiscovery(const DeviceDiscovery &) = delete;
   DeviceDiscovery &operator=(const DeviceDiscovery &) = delete;
   ~DeviceDiscovery();
@@ -43,17 +59,6 @@ public:
   // Whether the split devices are chosen by default (LIBSPLIT_DEVICES=all, the planner deciding
   // from costs, the devices opening when it pays): planner::openedByDefault decides which open.
   static bool choosesByDefault(const config::Config &Settings);
-  // A vendor asked for its devices on another thread may wait for the dynamic loader's lock (PoCL
-  // loads its device drivers then), which an app's thread holds while it runs a library's
-  // constructor during dlopen. Under the loader (runsUnderLoader) the vendors are asked on the
-  // calling thread, and a context waits at most UnderLoaderBound for a thread started before; a
-  // context anywhere else waits at most this long, far beyond a vendor's usual start, then
-  // splits across the devices found: a hang unforeseen here costs a context that much, not the
-  // app.
-  static constexpr std::chrono::milliseconds DefaultFindBound{10000};
-  // Where the context is made under the loader (runsUnderLoader), devices not found yet are
-  // likely waiting for this very thread.
-  static constexpr std::chrono::milliseconds UnderLoaderBound{100};
   // A device's kind as planner::openedByDefault compares them.
   static planner::DeviceKind kindOf(cl_device_type Type, bool App);
 
@@ -70,12 +75,13 @@ public:
   // LIBSPLIT_SUBDEVICES, once every platform's are found and partitioned).
   const std::vector<Device *> &devicesOf(Platform &Which);
   // The root device whose real device is Real: of Platform (found here where not yet), or of
-  // any platform (waits for all where none found yet is it). Null where none.
+  // any platform (waits for every platform, as splitDevicesFor does, only where no platform
+  // found so far has it). Null where none.
   Device *findRootDevice(Platform &Which, cl_device_id Real);
   Device *findRootDevice(cl_device_id Real);
   // The devices a split launch of an app on AppPlatform may use, as real ids: its platform's
   // where that suffices (no other platform asked), else every platform's selected ones (waits
-  // for all, at most FindBound: then the selected ones of the platforms found). None where
+  // for all, as DiscoveryWaits says: then the selected ones of the platforms found). None where
   // nothing splits.
   std::vector<cl_device_id> splitDevicesFor(Platform &AppPlatform);
 
@@ -93,8 +99,9 @@ private:
   void findOthers();
   void findAll();
   void awaitFound(); // every platform's devices
-  bool awaitFoundWithin(std::chrono::milliseconds Bound);
-  bool found(std::size_t Index) const;
+  // Waits for every platform's devices as DiscoveryWaits says; false where some are not found.
+  bool awaitFoundBounded();
+  bool platformFound(std::size_t Index) const;
   bool selected(unsigned PlatformIndex, unsigned DeviceIndex) const;
   void selectSplitDevices();
   // The selected devices of the platforms found so far (no sub-devices).
@@ -107,7 +114,7 @@ private:
   const config::Config &Settings;
   config::Logger &Log;
   std::function<void()> AfterFinding;
-  std::chrono::milliseconds FindBound;
+  DiscoveryWaits Waits;
   bool InBackground = true;
   std::vector<std::unique_ptr<Platform>> Platforms;
   std::vector<std::unique_ptr<Found>> PerPlatform; // parallel to Platforms

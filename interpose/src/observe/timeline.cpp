@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -75,28 +76,31 @@ void Timeline::flush() {
 
 namespace {
 // Trivially destructible: a thread_local with a destructor registers it with the C library,
-// which takes the dynamic loader's lock, and a libsplit thread that waited for that lock while
-// the app's thread held it (making its context in a library's constructor, during dlopen) never
-// started, nor did the app's thread that waited for it (api.plugin_context).
+// which takes the dynamic loader's lock, and a libsplit thread that did so while the app's thread
+// held that lock (making its context in a library's constructor, during dlopen) blocked there,
+// and so did the app's thread that joined it (api.plugin_context).
 struct TrackName {
   char Text[64];
   bool Named;
 };
-thread_local TrackName Track{};
+static_assert(std::is_trivially_destructible_v<TrackName>);
+thread_local TrackName ThisThreadTrack{};
+
+void setThisThreadTrack(const std::string &Name) {
+  const std::size_t Kept = std::min(Name.size(), sizeof(ThisThreadTrack.Text) - 1);
+  std::memcpy(ThisThreadTrack.Text, Name.data(), Kept);
+  ThisThreadTrack.Text[Kept] = '\0';
+  ThisThreadTrack.Named = true;
+}
 } // namespace
 
 std::string callingThreadTrack() {
-  if (!Track.Named)
-    return "app thread " + std::to_string(::syscall(SYS_gettid));
-  return Track.Text;
+  if (!ThisThreadTrack.Named)
+    setThisThreadTrack("app thread " + std::to_string(::syscall(SYS_gettid)));
+  return ThisThreadTrack.Text;
 }
 
-void nameCallingThreadTrack(const std::string &Name) {
-  const std::size_t Kept = std::min(Name.size(), sizeof(Track.Text) - 1);
-  std::memcpy(Track.Text, Name.data(), Kept);
-  Track.Text[Kept] = '\0';
-  Track.Named = true;
-}
+void nameCallingThreadTrack(const std::string &Name) { setThisThreadTrack(Name); }
 
 void Timeline::finish() {
   std::lock_guard<std::mutex> Lock(Mutex);

@@ -31,6 +31,8 @@ struct FakeWorld {
   // While set, the CPU's platform does not answer for its devices (its vendor waiting for a lock
   // the app's thread holds: the loader's, in a library's constructor during dlopen).
   static inline std::atomic<bool> Held{false};
+  // The thread that last asked each platform for its devices.
+  static inline std::thread::id AskedOn[2];
   static cl_platform_id platform(int I) { return reinterpret_cast<cl_platform_id>(0x1000 + I); }
   static cl_device_id gpu(int I) { return reinterpret_cast<cl_device_id>(0x2000 + I); }
   static cl_device_id cpu() { return reinterpret_cast<cl_device_id>(0x3000); }
@@ -47,6 +49,7 @@ struct FakeWorld {
     const int Which = P == platform(0) ? 0 : 1;
     if (!Out) { // the count, asked first
       ++AskedFor[Which];
+      AskedOn[Which] = std::this_thread::get_id();
       std::this_thread::sleep_for(Slow);
       while (Which == 1 && Held)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -215,7 +218,10 @@ TEST_CASE("a context made while another platform cannot answer: it splits withou
           "[discovery]") {
   Fixture F({}, 1);
   FakeWorld::Held = true;
-  DeviceDiscovery Devices(F.Real, F.Settings, F.Log, {}, std::chrono::milliseconds(100));
+  DiscoveryWaits Waits;
+  Waits.Bound = std::chrono::milliseconds(100);
+  Waits.UnderLoader = [] { return false; };
+  DeviceDiscovery Devices(F.Real, F.Settings, F.Log, {}, Waits);
   Devices.start(true);
   Platform &Gpus = *Devices.platforms()[0];
   Devices.devicesOf(Gpus); // the CPU's platform asked in the background: it stalls
@@ -239,4 +245,20 @@ TEST_CASE("a context made while another platform cannot answer: it splits withou
   // The contexts made from now on have every device.
   CHECK(Devices.splitDevicesFor(Gpus) ==
         std::vector<cl_device_id>{FakeWorld::gpu(0), FakeWorld::cpu()});
+}
+
+TEST_CASE("under the loader the other platforms are asked on the calling thread, not waited for",
+          "[discovery]") {
+  Fixture F({}, 1);
+  DiscoveryWaits Waits;
+  Waits.UnderLoader = [] { return true; };
+  DeviceDiscovery Devices(F.Real, F.Settings, F.Log, {}, Waits);
+  Devices.start(true);
+  Platform &Gpus = *Devices.platforms()[0];
+  Devices.devicesOf(Gpus); // the app asks about its platform: the CPU's is asked here, at once
+  CHECK(FakeWorld::AskedFor[1] == 1);
+  CHECK(FakeWorld::AskedOn[1] == std::this_thread::get_id());
+  CHECK(Devices.splitDevicesFor(Gpus) ==
+        std::vector<cl_device_id>{FakeWorld::gpu(0), FakeWorld::cpu()});
+  Devices.awaitAll();
 }

@@ -13,9 +13,9 @@ using namespace libsplit;
 
 TEST_CASE("a library's constructor runs under the loader; its callers and threads do not",
           "[discovery]") {
-  CHECK_FALSE(runsUnderLoader());
+  CHECK_FALSE(mayRunUnderLoader());
   bool OnThread = true;
-  std::thread([&OnThread] { OnThread = runsUnderLoader(); }).join();
+  std::thread([&OnThread] { OnThread = mayRunUnderLoader(); }).join();
   CHECK_FALSE(OnThread);
   void *Module = dlopen(LOADER_PROBE_MODULE, RTLD_NOW | RTLD_LOCAL);
   REQUIRE(Module != nullptr);
