@@ -52,7 +52,8 @@ std::optional<BinaryOrigin> decode(const std::string &Text, std::string_view Bin
 
 void recordBinaryOrigin(const unsigned char *Binary, std::size_t Size, const BinaryOrigin &Origin,
                         const std::string &CacheDir, config::Logger &Log) {
-  if (!Binary || Size == 0 || Origin.Source.find("#include") != std::string::npos)
+  if (!Binary || Size == 0 || CacheDir.empty() ||
+      Origin.Source.find("#include") != std::string::npos)
     return;
   const std::string_view Bytes(reinterpret_cast<const char *>(Binary), Size);
   const std::string Path = recordPath(CacheDir, Bytes);
@@ -68,7 +69,7 @@ void recordBinaryOrigin(const unsigned char *Binary, std::size_t Size, const Bin
 
 std::optional<BinaryOrigin> findBinaryOrigin(const unsigned char *Binary, std::size_t Size,
                                              const std::string &CacheDir) {
-  if (!Binary || Size == 0)
+  if (!Binary || Size == 0 || CacheDir.empty())
     return std::nullopt;
   const std::string_view Bytes(reinterpret_cast<const char *>(Binary), Size);
   std::string Text;

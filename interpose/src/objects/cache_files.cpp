@@ -4,8 +4,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
+#include <vector>
 
 namespace libsplit {
 
@@ -42,6 +46,28 @@ void makeDirectories(const std::string &Path) {
        Slash = Path.find('/', Slash + 1))
     mkdir(Path.substr(0, Slash).c_str(), 0755);
   mkdir(Path.c_str(), 0755);
+}
+
+bool writableDirectory(const std::string &Path) {
+  makeDirectories(Path);
+  return access(Path.c_str(), W_OK | X_OK) == 0;
+}
+
+ScratchDirectory::ScratchDirectory() {
+  const char *Temporary = std::getenv("TMPDIR");
+  std::string Template =
+      std::string(Temporary && Temporary[0] == '/' ? Temporary : "/tmp") + "/libsplit-XXXXXX";
+  std::vector<char> Name(Template.begin(), Template.end());
+  Name.push_back('\0');
+  if (mkdtemp(Name.data()))
+    Path = Name.data();
+}
+
+ScratchDirectory::~ScratchDirectory() {
+  if (Path.empty())
+    return;
+  std::error_code Ignored;
+  std::filesystem::remove_all(Path, Ignored);
 }
 
 } // namespace libsplit

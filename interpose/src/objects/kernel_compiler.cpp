@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 extern char **environ;
@@ -208,12 +209,30 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
   char KeyText[17];
   std::snprintf(KeyText, sizeof(KeyText), "%016llx", static_cast<unsigned long long>(Key));
 
-  const std::string Directory = Settings.CacheDir + "/kernels";
-  makeDirectories(Directory);
+  // libsplit-cc writes into the cache, which keeps its output for the next runs, or, where the
+  // cache cannot be written (no HOME, a read-only home, as on some clusters' compute nodes),
+  // into a directory of its own, removed once its output is read.
+  const std::string CacheKernels = Settings.CacheDir + "/kernels";
+  const bool Keeps = !Settings.CacheDir.empty() && writableDirectory(CacheKernels);
+  std::optional<ScratchDirectory> Scratch;
+  if (!Keeps) {
+    Scratch.emplace();
+    if (Scratch->path().empty()) {
+      Result.Error = "no directory to compile in: the cache directory '" + Settings.CacheDir +
+                     "' cannot be written, nor can TMPDIR or /tmp";
+      return Result;
+    }
+    Log.once("compile-not-kept", config::LogLevel::Info,
+             Settings.CacheDir.empty()
+                 ? std::string("no cache directory")
+                 : "the cache directory '" + Settings.CacheDir + "' cannot be written",
+             ": kernels are compiled in ", Scratch->path(), " and compiled again by the next run");
+  }
+  const std::string Directory = Keeps ? CacheKernels : Scratch->path();
   const std::string Base = Directory + "/" + KeyText;
   std::string ListText, SummaryText;
   const bool Cached =
-      readFile(Base + ".kernels", ListText) && readFile(Base + ".cl", Result.Source) &&
+      Keeps && readFile(Base + ".kernels", ListText) && readFile(Base + ".cl", Result.Source) &&
       readFile(Base + ".summary", SummaryText) && parseKernelList(ListText, Result, Result.Error) &&
       attachRegions(SummaryText, Result, Result.Error);
   if (Cached)
@@ -223,7 +242,7 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
     Result = CompiledProgram{};
     const std::string Unique = Base + "." + std::to_string(getpid());
     if (!writeFileAtomically(Unique + ".in.cl", Joined)) {
-      Result.Error = "cannot write to the cache directory " + Directory;
+      Result.Error = "cannot write to " + Directory;
       return Result;
     }
     const int Status =
@@ -238,13 +257,13 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
                     readFile(Unique + ".out.summary", SummaryText) &&
                     parseKernelList(ListText, Result, Result.Error) &&
                     attachRegions(SummaryText, Result, Result.Error);
-    if (Ok) {
+    if (Ok && Keeps) {
       // Publish atomically: another process may be compiling the same program right now. The
       // summary goes last: a reader takes the entry only when all three are there.
       std::rename((Unique + ".out.cl").c_str(), (Base + ".cl").c_str());
       std::rename((Unique + ".out.list").c_str(), (Base + ".kernels").c_str());
       std::rename((Unique + ".out.summary").c_str(), (Base + ".summary").c_str());
-    } else if (Result.Error.empty()) {
+    } else if (!Ok && Result.Error.empty()) {
       Result.Error = "libsplit-cc exited with status " + std::to_string(Status) +
                      (Diagnostics.empty() ? "" : ": " + Diagnostics.substr(0, 2000));
     }
