@@ -52,7 +52,8 @@ std::string findTool(const config::Config &Settings) {
 }
 
 // Runs the tool with LD_PRELOAD removed (the tool must not load libsplit) and stderr kept in a
-// file for the log. Returns the exit status, or -1 when it could not run.
+// file for the log. Returns the exit status, or -1 when it could not run, or StatusTakenByApp.
+constexpr int StatusTakenByApp = -2;
 int runTool(const std::vector<std::string> &Arguments, const std::string &ErrorFile) {
   std::vector<std::string> Environment;
   for (char **E = environ; *E; ++E)
@@ -77,9 +78,13 @@ int runTool(const std::vector<std::string> &Arguments, const std::string &ErrorF
   if (Spawned != 0)
     return -1;
   int Status = 0;
-  while (waitpid(Child, &Status, 0) < 0)
+  while (waitpid(Child, &Status, 0) < 0) {
+    // An app that ignores SIGCHLD, or reaps every child in its handler, takes the status first.
+    if (errno == ECHILD)
+      return StatusTakenByApp;
     if (errno != EINTR)
       return -1;
+  }
   return WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
 }
 
@@ -252,7 +257,10 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
                 Unique + ".err");
     std::string Diagnostics;
     readFile(Unique + ".err", Diagnostics);
-    const bool Ok = Status == 0 && readFile(Unique + ".out.list", ListText) &&
+    // Without its status, the outputs tell: libsplit-cc renames each into place whole, the
+    // summary last, and exits with success once it has.
+    const bool Ok = (Status == 0 || Status == StatusTakenByApp) &&
+                    readFile(Unique + ".out.list", ListText) &&
                     readFile(Unique + ".out.cl", Result.Source) &&
                     readFile(Unique + ".out.summary", SummaryText) &&
                     parseKernelList(ListText, Result, Result.Error) &&
@@ -264,7 +272,10 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
       std::rename((Unique + ".out.list").c_str(), (Base + ".kernels").c_str());
       std::rename((Unique + ".out.summary").c_str(), (Base + ".summary").c_str());
     } else if (!Ok && Result.Error.empty()) {
-      Result.Error = "libsplit-cc exited with status " + std::to_string(Status) +
+      Result.Error = (Status == StatusTakenByApp
+                          ? std::string("libsplit-cc left no output (its exit status went to the "
+                                        "app's SIGCHLD disposition)")
+                          : "libsplit-cc exited with status " + std::to_string(Status)) +
                      (Diagnostics.empty() ? "" : ": " + Diagnostics.substr(0, 2000));
     }
     for (const char *Suffix : {".in.cl", ".out.cl", ".out.list", ".out.summary", ".err"})
