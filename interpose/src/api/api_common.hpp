@@ -12,6 +12,8 @@
 #include "queue.hpp"
 #include "runtime.hpp"
 
+#include "guarded_entry.hpp"
+
 #define LIBSPLIT_API extern "C" __attribute__((visibility("default")))
 
 namespace libsplit {
