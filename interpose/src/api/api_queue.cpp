@@ -33,126 +33,124 @@ cl_command_queue makeQueue(cl_context ContextHandle, cl_device_id DeviceHandle,
 LIBSPLIT_API cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context ContextHandle,
                                                                cl_device_id DeviceHandle,
                                                                cl_command_queue_properties Flags,
-                                                               cl_int *ErrorRet) {
-  return guardedEntry<cl_command_queue>(
-      "clCreateCommandQueue", ErrorRet, [&]() -> cl_command_queue {
-        LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateCommandQueue, ContextHandle, DeviceHandle, Flags,
-                                         ErrorRet);
-        return makeQueue(ContextHandle, DeviceHandle, Flags, {}, ErrorRet);
-      });
+                                                               cl_int *ErrorRet) try {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateCommandQueue, ContextHandle, DeviceHandle, Flags,
+                                   ErrorRet);
+  return makeQueue(ContextHandle, DeviceHandle, Flags, {}, ErrorRet);
+} catch (...) {
+  return libsplit::escapedFrom<cl_command_queue>("clCreateCommandQueue", ErrorRet);
 }
 
 LIBSPLIT_API cl_command_queue CL_API_CALL
 clCreateCommandQueueWithProperties(cl_context ContextHandle, cl_device_id DeviceHandle,
-                                   const cl_queue_properties *Properties, cl_int *ErrorRet) {
-  return guardedEntry<cl_command_queue>(
-      "clCreateCommandQueueWithProperties", ErrorRet, [&]() -> cl_command_queue {
-        LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateCommandQueueWithProperties, ContextHandle,
-                                         DeviceHandle, Properties, ErrorRet);
-        cl_command_queue_properties Flags = 0;
-        std::vector<cl_queue_properties> Copy;
-        for (const cl_queue_properties *P = Properties; P && *P; P += 2) {
-          if (P[0] == CL_QUEUE_PROPERTIES)
-            Flags = static_cast<cl_command_queue_properties>(P[1]);
-          else if (P[0] != CL_QUEUE_SIZE)
-            LIBSPLIT_CHECK_RET(true, CL_INVALID_VALUE, ErrorRet);
-          Copy.push_back(P[0]);
-          Copy.push_back(P[1]);
-        }
-        if (Properties)
-          Copy.push_back(0);
-        // On-device queues need device-side enqueue, which libsplit reports as unsupported.
-        LIBSPLIT_CHECK_RET(Flags & CL_QUEUE_ON_DEVICE, CL_INVALID_QUEUE_PROPERTIES, ErrorRet);
-        return makeQueue(ContextHandle, DeviceHandle, Flags, std::move(Copy), ErrorRet);
-      });
+                                   const cl_queue_properties *Properties, cl_int *ErrorRet) try {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clCreateCommandQueueWithProperties, ContextHandle, DeviceHandle,
+                                   Properties, ErrorRet);
+  cl_command_queue_properties Flags = 0;
+  std::vector<cl_queue_properties> Copy;
+  for (const cl_queue_properties *P = Properties; P && *P; P += 2) {
+    if (P[0] == CL_QUEUE_PROPERTIES)
+      Flags = static_cast<cl_command_queue_properties>(P[1]);
+    else if (P[0] != CL_QUEUE_SIZE)
+      LIBSPLIT_CHECK_RET(true, CL_INVALID_VALUE, ErrorRet);
+    Copy.push_back(P[0]);
+    Copy.push_back(P[1]);
+  }
+  if (Properties)
+    Copy.push_back(0);
+  // On-device queues need device-side enqueue, which libsplit reports as unsupported.
+  LIBSPLIT_CHECK_RET(Flags & CL_QUEUE_ON_DEVICE, CL_INVALID_QUEUE_PROPERTIES, ErrorRet);
+  return makeQueue(ContextHandle, DeviceHandle, Flags, std::move(Copy), ErrorRet);
+} catch (...) {
+  return libsplit::escapedFrom<cl_command_queue>("clCreateCommandQueueWithProperties", ErrorRet);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue QueueHandle) {
-  return guardedEntry<cl_int>("clRetainCommandQueue", nullptr, [&]() -> cl_int {
-    LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainCommandQueue, QueueHandle);
-    return retainObject(asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
-  });
+LIBSPLIT_API cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue QueueHandle) try {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clRetainCommandQueue, QueueHandle);
+  return retainObject(asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clRetainCommandQueue", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue QueueHandle) {
-  return guardedEntry<cl_int>("clReleaseCommandQueue", nullptr, [&]() -> cl_int {
-    LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseCommandQueue, QueueHandle);
-    return releaseObject(asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
-  });
+LIBSPLIT_API cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue QueueHandle) try {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseCommandQueue, QueueHandle);
+  return releaseObject(asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clReleaseCommandQueue", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue QueueHandle,
                                                       cl_command_queue_info Param, size_t ValueSize,
-                                                      void *Value, size_t *SizeRet) {
-  return guardedEntry<cl_int>("clGetCommandQueueInfo", nullptr, [&]() -> cl_int {
-    LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetCommandQueueInfo, QueueHandle, Param, ValueSize, Value,
-                                     SizeRet);
-    Queue *Q = asQueue(QueueHandle);
-    LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
-    switch (Param) {
-    case CL_QUEUE_CONTEXT:
-      return returnValue<cl_context>(&Q->context(), ValueSize, Value, SizeRet);
-    case CL_QUEUE_DEVICE:
-      return returnValue<cl_device_id>(&Q->device(), ValueSize, Value, SizeRet);
-    case CL_QUEUE_REFERENCE_COUNT:
-      return returnValue<cl_uint>(Q->appReferences(), ValueSize, Value, SizeRet);
-    case CL_QUEUE_PROPERTIES:
-      return returnValue<cl_command_queue_properties>(Q->properties(), ValueSize, Value, SizeRet);
-    case CL_QUEUE_PROPERTIES_ARRAY:
-      return returnVector(Q->appProperties(), ValueSize, Value, SizeRet);
-    case CL_QUEUE_SIZE:
-      return CL_INVALID_COMMAND_QUEUE; // only on-device queues have a size
-    case CL_QUEUE_DEVICE_DEFAULT:
-      return returnValue<cl_command_queue>(nullptr, ValueSize, Value, SizeRet);
-    default:
-      return CL_INVALID_VALUE;
-    }
-  });
+                                                      void *Value, size_t *SizeRet) try {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clGetCommandQueueInfo, QueueHandle, Param, ValueSize, Value,
+                                   SizeRet);
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  switch (Param) {
+  case CL_QUEUE_CONTEXT:
+    return returnValue<cl_context>(&Q->context(), ValueSize, Value, SizeRet);
+  case CL_QUEUE_DEVICE:
+    return returnValue<cl_device_id>(&Q->device(), ValueSize, Value, SizeRet);
+  case CL_QUEUE_REFERENCE_COUNT:
+    return returnValue<cl_uint>(Q->appReferences(), ValueSize, Value, SizeRet);
+  case CL_QUEUE_PROPERTIES:
+    return returnValue<cl_command_queue_properties>(Q->properties(), ValueSize, Value, SizeRet);
+  case CL_QUEUE_PROPERTIES_ARRAY:
+    return returnVector(Q->appProperties(), ValueSize, Value, SizeRet);
+  case CL_QUEUE_SIZE:
+    return CL_INVALID_COMMAND_QUEUE; // only on-device queues have a size
+  case CL_QUEUE_DEVICE_DEFAULT:
+    return returnValue<cl_command_queue>(nullptr, ValueSize, Value, SizeRet);
+  default:
+    return CL_INVALID_VALUE;
+  }
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clGetCommandQueueInfo", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue QueueHandle,
                                                           cl_command_queue_properties, cl_bool,
-                                                          cl_command_queue_properties *) {
-  return guardedEntry<cl_int>("clSetCommandQueueProperty", nullptr, [&]() -> cl_int {
-    Runtime &RT = runtime();
-    if (!RT.splitting())
-      return CL_INVALID_OPERATION;
-    LIBSPLIT_CHECK(!asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
+                                                          cl_command_queue_properties *) try {
+  Runtime &RT = runtime();
+  if (!RT.splitting())
     return CL_INVALID_OPERATION;
-  });
+  LIBSPLIT_CHECK(!asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
+  return CL_INVALID_OPERATION;
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clSetCommandQueueProperty", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context ContextHandle,
                                                                cl_device_id DeviceHandle,
-                                                               cl_command_queue QueueHandle) {
-  return guardedEntry<cl_int>("clSetDefaultDeviceCommandQueue", nullptr, [&]() -> cl_int {
-    LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSetDefaultDeviceCommandQueue, ContextHandle, DeviceHandle,
-                                     QueueHandle);
-    return CL_INVALID_OPERATION;
-  });
+                                                               cl_command_queue QueueHandle) try {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSetDefaultDeviceCommandQueue, ContextHandle, DeviceHandle,
+                                   QueueHandle);
+  return CL_INVALID_OPERATION;
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clSetDefaultDeviceCommandQueue", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clFlush(cl_command_queue QueueHandle) {
-  return guardedEntry<cl_int>("clFlush", nullptr, [&]() -> cl_int {
-    LIBSPLIT_FORWARD_IF_PASS_THROUGH(clFlush, QueueHandle);
-    LIBSPLIT_CHECK(!asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
-    return CL_SUCCESS; // the executor starts every command as soon as it is enqueued
-  });
+LIBSPLIT_API cl_int CL_API_CALL clFlush(cl_command_queue QueueHandle) try {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clFlush, QueueHandle);
+  LIBSPLIT_CHECK(!asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
+  return CL_SUCCESS; // the executor starts every command as soon as it is enqueued
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clFlush", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clFinish(cl_command_queue QueueHandle) {
-  return guardedEntry<cl_int>("clFinish", nullptr, [&]() -> cl_int {
-    LIBSPLIT_FORWARD_IF_PASS_THROUGH(clFinish, QueueHandle);
-    LIBSPLIT_SHOW_CALL("clFinish");
-    Queue *Q = asQueue(QueueHandle);
-    LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
-    cl_int Result = CL_SUCCESS;
-    {
-      AppWait Waiting(Q->context());
-      Result = Q->finish();
-    }
-    if (Result == CL_SUCCESS && Q->idle())
-      Q->context().caughtUp(*Q);
-    return Result;
-  });
+LIBSPLIT_API cl_int CL_API_CALL clFinish(cl_command_queue QueueHandle) try {
+  LIBSPLIT_FORWARD_IF_PASS_THROUGH(clFinish, QueueHandle);
+  LIBSPLIT_SHOW_CALL("clFinish");
+  Queue *Q = asQueue(QueueHandle);
+  LIBSPLIT_CHECK(!Q, CL_INVALID_COMMAND_QUEUE);
+  cl_int Result = CL_SUCCESS;
+  {
+    AppWait Waiting(Q->context());
+    Result = Q->finish();
+  }
+  if (Result == CL_SUCCESS && Q->idle())
+    Q->context().caughtUp(*Q);
+  return Result;
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clFinish", nullptr);
 }
