@@ -14,9 +14,12 @@ int main(int argc, char **argv) {
   size_t LeaveMiB = argc > 1 ? atol(argv[1]) : 64;
   cl_platform_id Platform;
   cl_uint Count = 0;
-  clGetPlatformIDs(1, &Platform, &Count);
   cl_device_id Devices[4];
-  clGetDeviceIDs(Platform, CL_DEVICE_TYPE_ALL, 4, Devices, &Count);
+  if (clGetPlatformIDs(1, &Platform, &Count) != CL_SUCCESS || Count == 0 ||
+      clGetDeviceIDs(Platform, CL_DEVICE_TYPE_ALL, 4, Devices, &Count) != CL_SUCCESS || Count < 2) {
+    std::printf("no second device\n");
+    return 1;
+  }
   cl_device_id D = Devices[1];
   // Take address space in 16 MiB pieces until mmap fails, then give back LeaveMiB.
   std::vector<void *> Taken;

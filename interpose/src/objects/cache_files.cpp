@@ -54,20 +54,31 @@ bool writableDirectory(const std::string &Path) {
 }
 
 ScratchDirectory::ScratchDirectory() {
+  // TMPDIR where it is an absolute path that takes one, else /tmp.
   const char *Temporary = std::getenv("TMPDIR");
-  std::string Template =
-      std::string(Temporary && Temporary[0] == '/' ? Temporary : "/tmp") + "/libsplit-XXXXXX";
-  std::vector<char> Name(Template.begin(), Template.end());
-  Name.push_back('\0');
-  if (mkdtemp(Name.data()))
-    Path = Name.data();
+  for (const std::string &Parent :
+       {std::string(Temporary && Temporary[0] == '/' ? Temporary : ""), std::string("/tmp")}) {
+    if (Parent.empty())
+      continue;
+    std::string Template = Parent + "/libsplit-XXXXXX";
+    std::vector<char> Name(Template.begin(), Template.end());
+    Name.push_back('\0');
+    if (mkdtemp(Name.data())) {
+      Path = Name.data();
+      return;
+    }
+  }
 }
 
 ScratchDirectory::~ScratchDirectory() {
   if (Path.empty())
     return;
-  std::error_code Ignored;
-  std::filesystem::remove_all(Path, Ignored);
+  try {
+    std::error_code Ignored;
+    std::filesystem::remove_all(Path, Ignored);
+  } catch (...) {
+    // Out of memory while listing it: the directory stays, the app goes on.
+  }
 }
 
 } // namespace libsplit

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <system_error>
 #include <utility>
 
 namespace libsplit {
@@ -434,11 +435,18 @@ void Context::noteQueued(double PredictedSeconds, bool MayHold) {
 
 void Context::openInBackground() {
   Services.Background.started();
-  Opener = std::thread([this] {
-    nameThisThread("libsplit-open");
+  try {
+    Opener = std::thread([this] {
+      nameThisThread("libsplit-open");
+      openSplitDevices();
+      Services.Background.done();
+    });
+  } catch (const std::system_error &) {
+    // No thread to be had (threads or address space exhausted): opened here, and the
+    // background work it counted ends, so that nothing waits for it at exit.
     openSplitDevices();
     Services.Background.done();
-  });
+  }
 }
 
 void Context::openSplitDevices() {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -72,9 +73,22 @@ int runTool(const std::vector<std::string> &Arguments, const std::string &ErrorF
   posix_spawn_file_actions_addopen(&Actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&Actions, 2, ErrorFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0644);
+  // The tool starts with default signal handling and nothing blocked, whatever the app set
+  // (SIGCHLD ignored, signals masked on this thread).
+  posix_spawnattr_t Attributes;
+  posix_spawnattr_init(&Attributes);
+  sigset_t Defaults, Nothing;
+  sigemptyset(&Defaults);
+  sigaddset(&Defaults, SIGCHLD);
+  sigaddset(&Defaults, SIGPIPE);
+  sigemptyset(&Nothing);
+  posix_spawnattr_setsigdefault(&Attributes, &Defaults);
+  posix_spawnattr_setsigmask(&Attributes, &Nothing);
+  posix_spawnattr_setflags(&Attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   pid_t Child = 0;
-  const int Spawned = posix_spawn(&Child, Argv[0], &Actions, nullptr, Argv.data(), Envp.data());
+  const int Spawned = posix_spawn(&Child, Argv[0], &Actions, &Attributes, Argv.data(), Envp.data());
   posix_spawn_file_actions_destroy(&Actions);
+  posix_spawnattr_destroy(&Attributes);
   if (Spawned != 0)
     return -1;
   int Status = 0;
@@ -216,38 +230,45 @@ CompiledProgram compileForSplitting(const std::vector<std::string> &Sources,
 
   // libsplit-cc writes into the cache, which keeps its output for the next runs, or, where the
   // cache cannot be written (no HOME, a read-only home, as on some clusters' compute nodes),
-  // into a directory of its own, removed once its output is read.
+  // into a directory of its own, removed once its output is read. A read-only cache is still
+  // read: a home filled from a login node serves the compute nodes.
   const std::string CacheKernels = Settings.CacheDir + "/kernels";
-  const bool Keeps = !Settings.CacheDir.empty() && writableDirectory(CacheKernels);
-  std::optional<ScratchDirectory> Scratch;
-  if (!Keeps) {
-    Scratch.emplace();
-    if (Scratch->path().empty()) {
-      Result.Error = "no directory to compile in: the cache directory '" + Settings.CacheDir +
-                     "' cannot be written, nor can TMPDIR or /tmp";
-      return Result;
-    }
-    Log.once("compile-not-kept", config::LogLevel::Info,
-             Settings.CacheDir.empty()
-                 ? std::string("no cache directory")
-                 : "the cache directory '" + Settings.CacheDir + "' cannot be written",
-             ": kernels are compiled in ", Scratch->path(), " and compiled again by the next run");
-  }
-  const std::string Directory = Keeps ? CacheKernels : Scratch->path();
-  const std::string Base = Directory + "/" + KeyText;
+  const std::string Base = CacheKernels + "/" + KeyText;
   std::string ListText, SummaryText;
-  const bool Cached =
-      Keeps && readFile(Base + ".kernels", ListText) && readFile(Base + ".cl", Result.Source) &&
-      readFile(Base + ".summary", SummaryText) && parseKernelList(ListText, Result, Result.Error) &&
-      attachRegions(SummaryText, Result, Result.Error);
+  const bool Cached = !Settings.CacheDir.empty() && readFile(Base + ".kernels", ListText) &&
+                      readFile(Base + ".cl", Result.Source) &&
+                      readFile(Base + ".summary", SummaryText) &&
+                      parseKernelList(ListText, Result, Result.Error) &&
+                      attachRegions(SummaryText, Result, Result.Error);
   if (Cached)
     Log.debug(config::DebugCategory::Compile, "kernel compiler: cache hit ", KeyText, " in ",
               elapsedMs(), " ms");
   if (!Cached) {
     Result = CompiledProgram{};
-    const std::string Unique = Base + "." + std::to_string(getpid());
+    const bool Keeps = !Settings.CacheDir.empty() && writableDirectory(CacheKernels);
+    std::optional<ScratchDirectory> Scratch;
+    if (!Keeps) {
+      Scratch.emplace();
+      if (Scratch->path().empty()) {
+        Result.Error = "no directory to compile in: the cache directory '" + Settings.CacheDir +
+                       "' cannot be written, nor can TMPDIR or /tmp";
+        return Result;
+      }
+      Log.once("compile-not-kept", config::LogLevel::Info,
+               Settings.CacheDir.empty()
+                   ? std::string("no cache directory")
+                   : "the cache directory '" + Settings.CacheDir + "' cannot be written",
+               ": kernels are compiled in directories of their own under TMPDIR and compiled "
+               "again by the next run");
+    }
+    const std::string Unique =
+        (Keeps ? Base : Scratch->path() + "/" + KeyText) + "." + std::to_string(getpid());
+    // Outputs an earlier process of the same pid left (killed mid-compile) must not pass for
+    // this run's, should its exit status be lost (an app that ignores SIGCHLD).
+    for (const char *Suffix : {".out.cl", ".out.list", ".out.summary"})
+      std::remove((Unique + Suffix).c_str());
     if (!writeFileAtomically(Unique + ".in.cl", Joined)) {
-      Result.Error = "cannot write to " + Directory;
+      Result.Error = "cannot write to " + Unique + ".in.cl";
       return Result;
     }
     const int Status =

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <system_error>
 #include <utility>
 
 #include <sys/syscall.h>
@@ -263,7 +264,7 @@ void Program::buildSplitVariant(const std::string &Options) {
 
 void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string &Options) {
   Owner->contextServices().Background.started();
-  LaterBuild = std::thread([this, Later = std::move(Later), Options] {
+  auto Build = [this, Later = std::move(Later), Options] {
     nameThisThread("libsplit-build");
     nameCallingThreadTrack("libsplit build " + std::to_string(::syscall(SYS_gettid)));
     cl_int Error = CL_SUCCESS;
@@ -306,7 +307,14 @@ void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string
       ++FactsGeneration;
     }
     Owner->contextServices().Background.done();
-  });
+  };
+  // No thread to be had (threads or address space exhausted): built here, which also ends the
+  // background work it counted, so that nothing waits for it at exit.
+  try {
+    LaterBuild = std::thread(Build);
+  } catch (const std::system_error &) {
+    Build();
+  }
 }
 
 bool Program::splitBuildPending(const ExecDevice &Device) {
