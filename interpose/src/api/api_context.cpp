@@ -86,9 +86,11 @@ LIBSPLIT_API cl_int CL_API_CALL clRetainContext(cl_context ContextHandle) try {
   return libsplit::escapedFrom<cl_int>("clRetainContext", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clReleaseContext(cl_context ContextHandle) {
+LIBSPLIT_API cl_int CL_API_CALL clReleaseContext(cl_context ContextHandle) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseContext, ContextHandle);
   return releaseObject(asContext(ContextHandle), CL_INVALID_CONTEXT);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clReleaseContext", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetContextInfo(cl_context ContextHandle, cl_context_info Param,

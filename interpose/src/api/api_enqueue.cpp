@@ -198,7 +198,7 @@ size_t imageRegionBytes(cl_mem Image, const size_t *Region) {
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue QueueHandle, cl_mem Mem,
                                                     cl_bool Blocking, size_t Offset, size_t Size,
                                                     void *Pointer, cl_uint NumWait,
-                                                    const cl_event *WaitList, cl_event *Event) {
+                                                    const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueReadBuffer, QueueHandle, Mem, Blocking, Offset, Size,
                                    Pointer, NumWait, WaitList, Event);
   LIBSPLIT_SHOW_CALL("clEnqueueReadBuffer");
@@ -236,12 +236,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue QueueHandle
         return FinishesLater;
       },
       CommandOrder::Free, false, Blocking || Later);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueReadBuffer", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandle, cl_mem Mem,
                                                      cl_bool Blocking, size_t Offset, size_t Size,
                                                      const void *Pointer, cl_uint NumWait,
-                                                     const cl_event *WaitList, cl_event *Event) {
+                                                     const cl_event *WaitList,
+                                                     cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWriteBuffer, QueueHandle, Mem, Blocking, Offset, Size,
                                    Pointer, NumWait, WaitList, Event);
   LIBSPLIT_SHOW_CALL("clEnqueueWriteBuffer");
@@ -288,13 +291,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue QueueHandl
         return FinishesLater;
       },
       CommandOrder::Free, Finish, Later);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueWriteBuffer", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle, cl_mem Source,
                                                     cl_mem Target, size_t SourceOffset,
                                                     size_t TargetOffset, size_t Size,
                                                     cl_uint NumWait, const cl_event *WaitList,
-                                                    cl_event *Event) {
+                                                    cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueCopyBuffer, QueueHandle, Source, Target, SourceOffset,
                                    TargetOffset, Size, NumWait, WaitList, Event);
   LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Source);
@@ -340,12 +345,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue QueueHandle
         return CL_SUCCESS;
       },
       CommandOrder::Free, false, Here);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueCopyBuffer", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue QueueHandle, cl_mem Mem,
                                                     const void *Pattern, size_t PatternSize,
                                                     size_t Offset, size_t Size, cl_uint NumWait,
-                                                    const cl_event *WaitList, cl_event *Event) {
+                                                    const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueFillBuffer, QueueHandle, Mem, Pattern, PatternSize,
                                    Offset, Size, NumWait, WaitList, Event);
   LIBSPLIT_QUEUE_AND_BUFFER(QueueHandle, Mem);
@@ -384,13 +391,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue QueueHandle
         return CL_SUCCESS;
       },
       CommandOrder::Free, false, Here);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueFillBuffer", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBufferRect(
     cl_command_queue QueueHandle, cl_mem Mem, cl_bool Blocking, const size_t *BufferOrigin,
     const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch, size_t BufferSlicePitch,
     size_t HostRowPitch, size_t HostSlicePitch, void *Pointer, cl_uint NumWait,
-    const cl_event *WaitList, cl_event *Event) {
+    const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueReadBufferRect, QueueHandle, Mem, Blocking,
                                    BufferOrigin, HostOrigin, Region, BufferRowPitch,
                                    BufferSlicePitch, HostRowPitch, HostSlicePitch, Pointer, NumWait,
@@ -416,13 +425,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadBufferRect(
                                  Host + InBuffer.Offsets[Row], InBuffer.RowBytes);
                    return CL_SUCCESS;
                  });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueReadBufferRect", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
     cl_command_queue QueueHandle, cl_mem Mem, cl_bool Blocking, const size_t *BufferOrigin,
     const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch, size_t BufferSlicePitch,
     size_t HostRowPitch, size_t HostSlicePitch, const void *Pointer, cl_uint NumWait,
-    const cl_event *WaitList, cl_event *Event) {
+    const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWriteBufferRect, QueueHandle, Mem, Blocking,
                                    BufferOrigin, HostOrigin, Region, BufferRowPitch,
                                    BufferSlicePitch, HostRowPitch, HostSlicePitch, Pointer, NumWait,
@@ -452,13 +463,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
         return CL_SUCCESS;
       },
       CommandOrder::Free, Finish);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueWriteBufferRect", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
     cl_command_queue QueueHandle, cl_mem Source, cl_mem Target, const size_t *SourceOrigin,
     const size_t *TargetOrigin, const size_t *Region, size_t SourceRowPitch,
     size_t SourceSlicePitch, size_t TargetRowPitch, size_t TargetSlicePitch, cl_uint NumWait,
-    const cl_event *WaitList, cl_event *Event) {
+    const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(
       clEnqueueCopyBufferRect, QueueHandle, Source, Target, SourceOrigin, TargetOrigin, Region,
       SourceRowPitch, SourceSlicePitch, TargetRowPitch, TargetSlicePitch, NumWait, WaitList, Event);
@@ -494,13 +507,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
                               Buffer::HostSource::HostCopy);
                    return CL_SUCCESS;
                  });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueCopyBufferRect", nullptr);
 }
 
 LIBSPLIT_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue QueueHandle, cl_mem Mem,
                                                   cl_bool Blocking, cl_map_flags Flags,
                                                   size_t Offset, size_t Size, cl_uint NumWait,
                                                   const cl_event *WaitList, cl_event *Event,
-                                                  cl_int *ErrorRet) {
+                                                  cl_int *ErrorRet) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMapBuffer, QueueHandle, Mem, Blocking, Flags, Offset,
                                    Size, NumWait, WaitList, Event, ErrorRet);
   LIBSPLIT_SHOW_CALL("clEnqueueMapBuffer");
@@ -539,11 +554,14 @@ LIBSPLIT_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue QueueHandle, 
     return nullptr;
   }
   return Pointer;
+} catch (...) {
+  return libsplit::escapedFrom<void *>("clEnqueueMapBuffer", ErrorRet);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue QueueHandle, cl_mem Mem,
                                                         void *Pointer, cl_uint NumWait,
-                                                        const cl_event *WaitList, cl_event *Event) {
+                                                        const cl_event *WaitList,
+                                                        cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueUnmapMemObject, QueueHandle, Mem, Pointer, NumWait,
                                    WaitList, Event);
   if (!asBuffer(Mem) && RT.deviceObjectContext(Mem)) {
@@ -569,11 +587,13 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue QueueHa
                    }
                    return CL_SUCCESS;
                  });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueUnmapMemObject", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(
     cl_command_queue QueueHandle, cl_uint NumObjects, const cl_mem *Objects,
-    cl_mem_migration_flags Flags, cl_uint NumWait, const cl_event *WaitList, cl_event *Event) {
+    cl_mem_migration_flags Flags, cl_uint NumWait, const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMigrateMemObjects, QueueHandle, NumObjects, Objects,
                                    Flags, NumWait, WaitList, Event);
   Queue *Q = asQueue(QueueHandle);
@@ -586,6 +606,8 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(
   // libsplit places data itself at each launch; a migration hint has nothing to do.
   return enqueue(*Q, CL_COMMAND_MIGRATE_MEM_OBJECTS, NumWait, WaitList, Event, false,
                  [](libsplit::Event &) { return CL_SUCCESS; });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueMigrateMemObjects", nullptr);
 }
 
 // Images: each command runs on the app's device (onAppDevice).
@@ -594,7 +616,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue QueueHandle,
                                                    const size_t *Region, size_t RowPitch,
                                                    size_t SlicePitch, void *Pointer,
                                                    cl_uint NumWait, const cl_event *WaitList,
-                                                   cl_event *Event) {
+                                                   cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueReadImage, QueueHandle, Image, Blocking, Origin, Region,
                                    RowPitch, SlicePitch, Pointer, NumWait, WaitList, Event);
   LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Image);
@@ -607,6 +629,8 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue QueueHandle,
                                                                   Size.data(), RowPitch, SlicePitch,
                                                                   Pointer, 0, nullptr, Done);
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueReadImage", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue QueueHandle, cl_mem Image,
@@ -614,7 +638,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue QueueHandle
                                                     const size_t *Region, size_t RowPitch,
                                                     size_t SlicePitch, const void *Pointer,
                                                     cl_uint NumWait, const cl_event *WaitList,
-                                                    cl_event *Event) {
+                                                    cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWriteImage, QueueHandle, Image, Blocking, Origin,
                                    Region, RowPitch, SlicePitch, Pointer, NumWait, WaitList, Event);
   LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Image);
@@ -628,13 +652,15 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue QueueHandle
                            Real, Image, CL_FALSE, At.data(), Size.data(), RowPitch, SlicePitch,
                            Pointer, 0, nullptr, Done);
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueWriteImage", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue QueueHandle, cl_mem Source,
                                                    cl_mem Destination, const size_t *SourceOrigin,
                                                    const size_t *DestinationOrigin,
                                                    const size_t *Region, cl_uint NumWait,
-                                                   const cl_event *WaitList, cl_event *Event) {
+                                                   const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueCopyImage, QueueHandle, Source, Destination,
                                    SourceOrigin, DestinationOrigin, Region, NumWait, WaitList,
                                    Event);
@@ -651,12 +677,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue QueueHandle,
                                                                   From.data(), To.data(),
                                                                   Size.data(), 0, nullptr, Done);
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueCopyImage", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue QueueHandle, cl_mem Image,
                                                    const void *FillColor, const size_t *Origin,
                                                    const size_t *Region, cl_uint NumWait,
-                                                   const cl_event *WaitList, cl_event *Event) {
+                                                   const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueFillImage, QueueHandle, Image, FillColor, Origin,
                                    Region, NumWait, WaitList, Event);
   LIBSPLIT_QUEUE_AND_IMAGE(QueueHandle, Image);
@@ -671,12 +699,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue QueueHandle,
                        return runtime().real().clEnqueueFillImage(
                            Real, Image, Color.data(), At.data(), Size.data(), 0, nullptr, Done);
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueFillImage", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
     cl_command_queue QueueHandle, cl_mem Source, cl_mem Destination, const size_t *SourceOrigin,
     const size_t *Region, size_t DestinationOffset, cl_uint NumWait, const cl_event *WaitList,
-    cl_event *Event) {
+    cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueCopyImageToBuffer, QueueHandle, Source, Destination,
                                    SourceOrigin, Region, DestinationOffset, NumWait, WaitList,
                                    Event);
@@ -709,12 +739,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
                        }
                        return Error;
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueCopyImageToBuffer", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     cl_command_queue QueueHandle, cl_mem Source, cl_mem Destination, size_t SourceOffset,
     const size_t *DestinationOrigin, const size_t *Region, cl_uint NumWait,
-    const cl_event *WaitList, cl_event *Event) {
+    const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueCopyBufferToImage, QueueHandle, Source, Destination,
                                    SourceOffset, DestinationOrigin, Region, NumWait, WaitList,
                                    Event);
@@ -751,6 +783,8 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(
         return runtime().real().clEnqueueCopyBufferToImage(
             Real, From, Destination, SourceOffset, To.data(), Size.data(), 0, nullptr, Done);
       });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueCopyBufferToImage", nullptr);
 }
 
 LIBSPLIT_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue QueueHandle, cl_mem Image,
@@ -758,7 +792,7 @@ LIBSPLIT_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue QueueHandle, c
                                                  const size_t *Origin, const size_t *Region,
                                                  size_t *RowPitch, size_t *SlicePitch,
                                                  cl_uint NumWait, const cl_event *WaitList,
-                                                 cl_event *Event, cl_int *ErrorRet) {
+                                                 cl_event *Event, cl_int *ErrorRet) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMapImage, QueueHandle, Image, Blocking, Flags, Origin,
                                    Region, RowPitch, SlicePitch, NumWait, WaitList, Event,
                                    ErrorRet);
@@ -781,13 +815,15 @@ LIBSPLIT_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue QueueHandle, c
                                    });
   setError(ErrorRet, Error != CL_SUCCESS ? Error : MapError);
   return Error == CL_SUCCESS ? Mapped : nullptr;
+} catch (...) {
+  return libsplit::escapedFrom<void *>("clEnqueueMapImage", ErrorRet);
 }
 
 // SVM: each command runs on the app's device (onAppDevice), where the allocations live.
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue QueueHandle, cl_bool Blocking,
                                                    void *Destination, const void *Source,
                                                    size_t Size, cl_uint NumWait,
-                                                   const cl_event *WaitList, cl_event *Event) {
+                                                   const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMMemcpy, QueueHandle, Blocking, Destination, Source,
                                    Size, NumWait, WaitList, Event);
   Queue *Q = asQueue(QueueHandle);
@@ -801,12 +837,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue QueueHandle,
                        return runtime().real().clEnqueueSVMMemcpy(Real, CL_FALSE, Destination,
                                                                   Source, Size, 0, nullptr, Done);
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueSVMMemcpy", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue QueueHandle, void *Pointer,
                                                     const void *Pattern, size_t PatternSize,
                                                     size_t Size, cl_uint NumWait,
-                                                    const cl_event *WaitList, cl_event *Event) {
+                                                    const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMMemFill, QueueHandle, Pointer, Pattern, PatternSize,
                                    Size, NumWait, WaitList, Event);
   Queue *Q = asQueue(QueueHandle);
@@ -820,12 +858,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue QueueHandle
                        return runtime().real().clEnqueueSVMMemFill(
                            Real, Pointer, Bytes.data(), Bytes.size(), Size, 0, nullptr, Done);
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueSVMMemFill", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue QueueHandle, cl_bool Blocking,
                                                 cl_map_flags Flags, void *Pointer, size_t Size,
                                                 cl_uint NumWait, const cl_event *WaitList,
-                                                cl_event *Event) {
+                                                cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMMap, QueueHandle, Blocking, Flags, Pointer, Size,
                                    NumWait, WaitList, Event);
   Queue *Q = asQueue(QueueHandle);
@@ -836,11 +876,13 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue QueueHandle, cl
                        return runtime().real().clEnqueueSVMMap(Real, CL_FALSE, Flags, Pointer, Size,
                                                                0, nullptr, Done);
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueSVMMap", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue QueueHandle, void *Pointer,
                                                   cl_uint NumWait, const cl_event *WaitList,
-                                                  cl_event *Event) {
+                                                  cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMUnmap, QueueHandle, Pointer, NumWait, WaitList,
                                    Event);
   Queue *Q = asQueue(QueueHandle);
@@ -850,11 +892,13 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue QueueHandle, 
                      [=](cl_command_queue Real, cl_event *Done) {
                        return runtime().real().clEnqueueSVMUnmap(Real, Pointer, 0, nullptr, Done);
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueSVMUnmap", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMigrateMem(
     cl_command_queue QueueHandle, cl_uint NumPointers, const void **Pointers, const size_t *Sizes,
-    cl_mem_migration_flags Flags, cl_uint NumWait, const cl_event *WaitList, cl_event *Event) {
+    cl_mem_migration_flags Flags, cl_uint NumWait, const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMMigrateMem, QueueHandle, NumPointers, Pointers,
                                    Sizes, Flags, NumWait, WaitList, Event);
   Queue *Q = asQueue(QueueHandle);
@@ -869,6 +913,8 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMigrateMem(
                                                                       Moved->data(), Lengths.data(),
                                                                       Flags, 0, nullptr, Done);
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueSVMMigrateMem", nullptr);
 }
 
 // Freed on the app's device in the queue's order; with the app's own function, that function
@@ -876,7 +922,7 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueSVMMigrateMem(
 LIBSPLIT_API cl_int CL_API_CALL
 clEnqueueSVMFree(cl_command_queue QueueHandle, cl_uint NumPointers, void *Pointers[],
                  void(CL_CALLBACK *FreeFn)(cl_command_queue, cl_uint, void *[], void *),
-                 void *UserData, cl_uint NumWait, const cl_event *WaitList, cl_event *Event) {
+                 void *UserData, cl_uint NumWait, const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueSVMFree, QueueHandle, NumPointers, Pointers, FreeFn,
                                    UserData, NumWait, WaitList, Event);
   Queue *Q = asQueue(QueueHandle);
@@ -898,14 +944,14 @@ clEnqueueSVMFree(cl_command_queue QueueHandle, cl_uint NumPointers, void *Pointe
                        FreeFn(QueueHandle, NumPointers, Freed->data(), UserData);
                        return CL_SUCCESS;
                      });
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueSVMFree", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHandle,
-                                                       cl_kernel KernelHandle, cl_uint WorkDim,
-                                                       const size_t *GlobalOffset,
-                                                       const size_t *GlobalSize,
-                                                       const size_t *LocalSize, cl_uint NumWait,
-                                                       const cl_event *WaitList, cl_event *Event) {
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue QueueHandle, cl_kernel KernelHandle, cl_uint WorkDim,
+    const size_t *GlobalOffset, const size_t *GlobalSize, const size_t *LocalSize, cl_uint NumWait,
+    const cl_event *WaitList, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueNDRangeKernel, QueueHandle, KernelHandle, WorkDim,
                                    GlobalOffset, GlobalSize, LocalSize, NumWait, WaitList, Event);
   LIBSPLIT_SHOW_CALL("clEnqueueNDRangeKernel");
@@ -1024,33 +1070,39 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue QueueHan
         return executeLaunch(*QueueKeep, *Keep, R, Done);
       },
       CommandOrder::Free, false, RunHere, Whole));
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueNDRangeKernel", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueTask(cl_command_queue QueueHandle, cl_kernel KernelHandle,
                                               cl_uint NumWait, const cl_event *WaitList,
-                                              cl_event *Event) {
+                                              cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueTask, QueueHandle, KernelHandle, NumWait, WaitList,
                                    Event);
   const size_t One = 1;
   return clEnqueueNDRangeKernel(QueueHandle, KernelHandle, 1, nullptr, &One, &One, NumWait,
                                 WaitList, Event);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueTask", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue QueueHandle,
                                                       void(CL_CALLBACK *)(void *), void *, size_t,
                                                       cl_uint, const cl_mem *, const void **,
-                                                      cl_uint, const cl_event *, cl_event *) {
+                                                      cl_uint, const cl_event *, cl_event *) try {
   Runtime &RT = runtime();
   if (!RT.splitting())
     return CL_INVALID_OPERATION;
   LIBSPLIT_CHECK(!asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
   return CL_INVALID_OPERATION; // devices report no CL_EXEC_NATIVE_KERNEL under libsplit
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueNativeKernel", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue QueueHandle,
                                                             cl_uint NumWait,
                                                             const cl_event *WaitList,
-                                                            cl_event *Event) {
+                                                            cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMarkerWithWaitList, QueueHandle, NumWait, WaitList,
                                    Event);
   Queue *Q = asQueue(QueueHandle);
@@ -1059,12 +1111,14 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue Que
       *Q, CL_COMMAND_MARKER, NumWait, WaitList, Event, false,
       [](libsplit::Event &) { return CL_SUCCESS; },
       NumWait ? CommandOrder::Free : CommandOrder::AfterEarlier);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueMarkerWithWaitList", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue QueueHandle,
                                                              cl_uint NumWait,
                                                              const cl_event *WaitList,
-                                                             cl_event *Event) {
+                                                             cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueBarrierWithWaitList, QueueHandle, NumWait, WaitList,
                                    Event);
   Queue *Q = asQueue(QueueHandle);
@@ -1073,23 +1127,31 @@ LIBSPLIT_API cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue Qu
       *Q, CL_COMMAND_BARRIER, NumWait, WaitList, Event, false,
       [](libsplit::Event &) { return CL_SUCCESS; },
       NumWait ? CommandOrder::Barrier : CommandOrder::BarrierAfterEarlier);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueBarrierWithWaitList", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clEnqueueMarker(cl_command_queue QueueHandle, cl_event *Event) {
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueMarker(cl_command_queue QueueHandle, cl_event *Event) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueMarker, QueueHandle, Event);
   LIBSPLIT_CHECK(asQueue(QueueHandle) && !Event, CL_INVALID_VALUE);
   return clEnqueueMarkerWithWaitList(QueueHandle, 0, nullptr, Event);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueMarker", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue QueueHandle) {
+LIBSPLIT_API cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue QueueHandle) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueBarrier, QueueHandle);
   return clEnqueueBarrierWithWaitList(QueueHandle, 0, nullptr, nullptr);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueBarrier", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue QueueHandle,
                                                        cl_uint NumEvents,
-                                                       const cl_event *EventList) {
+                                                       const cl_event *EventList) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clEnqueueWaitForEvents, QueueHandle, NumEvents, EventList);
   LIBSPLIT_CHECK(asQueue(QueueHandle) && (NumEvents == 0 || !EventList), CL_INVALID_VALUE);
   return clEnqueueBarrierWithWaitList(QueueHandle, NumEvents, EventList, nullptr);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clEnqueueWaitForEvents", nullptr);
 }

@@ -16,7 +16,7 @@ void hurryIfUnfinished(Event &E) {
 
 } // namespace
 
-LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *List) {
+LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *List) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clWaitForEvents, Count, List);
   LIBSPLIT_SHOW_CALL("clWaitForEvents");
   LIBSPLIT_CHECK(Count == 0 || !List, CL_INVALID_VALUE);
@@ -43,6 +43,8 @@ LIBSPLIT_API cl_int CL_API_CALL clWaitForEvents(cl_uint Count, const cl_event *L
   if (!Events.empty())
     Events.front()->context().refreshHostMemory();
   return Result;
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clWaitForEvents", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetEventInfo(cl_event EventHandle, cl_event_info Param,
@@ -82,7 +84,7 @@ LIBSPLIT_API cl_event CL_API_CALL clCreateUserEvent(cl_context ContextHandle,
   return libsplit::escapedFrom<cl_event>("clCreateUserEvent", ErrorRet);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clSetUserEventStatus(cl_event EventHandle, cl_int Status) {
+LIBSPLIT_API cl_int CL_API_CALL clSetUserEventStatus(cl_event EventHandle, cl_int Status) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSetUserEventStatus, EventHandle, Status);
   Event *E = asEvent(EventHandle);
   LIBSPLIT_CHECK(!E || E->type() != CL_COMMAND_USER, CL_INVALID_EVENT);
@@ -90,6 +92,8 @@ LIBSPLIT_API cl_int CL_API_CALL clSetUserEventStatus(cl_event EventHandle, cl_in
   LIBSPLIT_CHECK(E->status() <= CL_COMPLETE, CL_INVALID_OPERATION);
   E->setStatus(Status);
   return CL_SUCCESS;
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clSetUserEventStatus", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clRetainEvent(cl_event EventHandle) try {
@@ -99,15 +103,17 @@ LIBSPLIT_API cl_int CL_API_CALL clRetainEvent(cl_event EventHandle) try {
   return libsplit::escapedFrom<cl_int>("clRetainEvent", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clReleaseEvent(cl_event EventHandle) {
+LIBSPLIT_API cl_int CL_API_CALL clReleaseEvent(cl_event EventHandle) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseEvent, EventHandle);
   return releaseObject(asEvent(EventHandle), CL_INVALID_EVENT);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clReleaseEvent", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clSetEventCallback(cl_event EventHandle, cl_int Trigger,
                                                    void(CL_CALLBACK *Notify)(cl_event, cl_int,
                                                                              void *),
-                                                   void *UserData) {
+                                                   void *UserData) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSetEventCallback, EventHandle, Trigger, Notify, UserData);
   Event *E = asEvent(EventHandle);
   LIBSPLIT_CHECK(!E, CL_INVALID_EVENT);
@@ -117,6 +123,8 @@ LIBSPLIT_API cl_int CL_API_CALL clSetEventCallback(cl_event EventHandle, cl_int 
   E->addCallback(Trigger, Notify, UserData);
   hurryIfUnfinished(*E);
   return CL_SUCCESS;
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clSetEventCallback", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetEventProfilingInfo(cl_event EventHandle,

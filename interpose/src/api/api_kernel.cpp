@@ -112,9 +112,11 @@ LIBSPLIT_API cl_int CL_API_CALL clRetainKernel(cl_kernel KernelHandle) try {
   return libsplit::escapedFrom<cl_int>("clRetainKernel", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clReleaseKernel(cl_kernel KernelHandle) {
+LIBSPLIT_API cl_int CL_API_CALL clReleaseKernel(cl_kernel KernelHandle) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseKernel, KernelHandle);
   return releaseObject(asKernel(KernelHandle), CL_INVALID_KERNEL);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clReleaseKernel", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clSetKernelArg(cl_kernel KernelHandle, cl_uint Index, size_t Size,

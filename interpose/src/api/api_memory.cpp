@@ -174,12 +174,14 @@ LIBSPLIT_API cl_int CL_API_CALL clRetainMemObject(cl_mem Mem) try {
   return libsplit::escapedFrom<cl_int>("clRetainMemObject", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clReleaseMemObject(cl_mem Mem) {
+LIBSPLIT_API cl_int CL_API_CALL clReleaseMemObject(cl_mem Mem) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseMemObject, Mem);
   if (isImage(Mem))
     return releaseDeviceObject(Mem, RT.real().clGetMemObjectInfo, CL_MEM_REFERENCE_COUNT,
                                RT.real().clReleaseMemObject);
   return releaseObject(asBuffer(Mem), CL_INVALID_MEM_OBJECT);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clReleaseMemObject", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem Mem, cl_mem_info Param, size_t ValueSize,
@@ -356,12 +358,14 @@ LIBSPLIT_API cl_sampler CL_API_CALL clCreateSamplerWithProperties(
   return libsplit::escapedFrom<cl_sampler>("clCreateSamplerWithProperties", ErrorRet);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clReleaseSampler(cl_sampler Sampler) {
+LIBSPLIT_API cl_int CL_API_CALL clReleaseSampler(cl_sampler Sampler) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseSampler, Sampler);
   if (!RT.deviceObjectContext(Sampler))
     return CL_INVALID_SAMPLER;
   return releaseDeviceObject(Sampler, RT.real().clGetSamplerInfo, CL_SAMPLER_REFERENCE_COUNT,
                              RT.real().clReleaseSampler);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clReleaseSampler", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetSamplerInfo(cl_sampler Sampler, cl_sampler_info Param,
@@ -413,8 +417,10 @@ LIBSPLIT_API void *CL_API_CALL clSVMAlloc(cl_context ContextHandle, cl_svm_mem_f
   return libsplit::escapedFrom<void *>("clSVMAlloc", nullptr);
 }
 
-LIBSPLIT_API void CL_API_CALL clSVMFree(cl_context ContextHandle, void *Pointer) {
+LIBSPLIT_API void CL_API_CALL clSVMFree(cl_context ContextHandle, void *Pointer) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clSVMFree, ContextHandle, Pointer);
   if (Context *C = asContext(ContextHandle))
     RT.real().clSVMFree(C->primary().RealContext, Pointer);
+} catch (...) {
+  return libsplit::escapedFrom<void>("clSVMFree", nullptr);
 }

@@ -209,13 +209,15 @@ LIBSPLIT_API cl_int CL_API_CALL clRetainDevice(cl_device_id DeviceHandle) try {
   return libsplit::escapedFrom<cl_int>("clRetainDevice", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clReleaseDevice(cl_device_id DeviceHandle) {
+LIBSPLIT_API cl_int CL_API_CALL clReleaseDevice(cl_device_id DeviceHandle) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseDevice, DeviceHandle);
   Device *D = asDevice(DeviceHandle);
   LIBSPLIT_CHECK(!D, CL_INVALID_DEVICE);
   if (!D->isRoot() && !D->release())
     return CL_INVALID_DEVICE;
   return CL_SUCCESS;
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clReleaseDevice", nullptr);
 }
 
 // Extension functions take handles too: a vendor's pointer would receive libsplit's objects and

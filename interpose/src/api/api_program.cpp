@@ -135,9 +135,11 @@ LIBSPLIT_API cl_int CL_API_CALL clRetainProgram(cl_program ProgramHandle) try {
   return libsplit::escapedFrom<cl_int>("clRetainProgram", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clReleaseProgram(cl_program ProgramHandle) {
+LIBSPLIT_API cl_int CL_API_CALL clReleaseProgram(cl_program ProgramHandle) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseProgram, ProgramHandle);
   return releaseObject(asProgram(ProgramHandle), CL_INVALID_PROGRAM);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clReleaseProgram", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clBuildProgram(cl_program ProgramHandle, cl_uint NumDevices,

@@ -72,9 +72,11 @@ LIBSPLIT_API cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue QueueHandl
   return libsplit::escapedFrom<cl_int>("clRetainCommandQueue", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue QueueHandle) {
+LIBSPLIT_API cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue QueueHandle) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clReleaseCommandQueue, QueueHandle);
   return releaseObject(asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clReleaseCommandQueue", nullptr);
 }
 
 LIBSPLIT_API cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue QueueHandle,
@@ -128,13 +130,15 @@ LIBSPLIT_API cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context Contex
   return libsplit::escapedFrom<cl_int>("clSetDefaultDeviceCommandQueue", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clFlush(cl_command_queue QueueHandle) {
+LIBSPLIT_API cl_int CL_API_CALL clFlush(cl_command_queue QueueHandle) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clFlush, QueueHandle);
   LIBSPLIT_CHECK(!asQueue(QueueHandle), CL_INVALID_COMMAND_QUEUE);
   return CL_SUCCESS; // the executor starts every command as soon as it is enqueued
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clFlush", nullptr);
 }
 
-LIBSPLIT_API cl_int CL_API_CALL clFinish(cl_command_queue QueueHandle) {
+LIBSPLIT_API cl_int CL_API_CALL clFinish(cl_command_queue QueueHandle) try {
   LIBSPLIT_FORWARD_IF_PASS_THROUGH(clFinish, QueueHandle);
   LIBSPLIT_SHOW_CALL("clFinish");
   Queue *Q = asQueue(QueueHandle);
@@ -147,4 +151,6 @@ LIBSPLIT_API cl_int CL_API_CALL clFinish(cl_command_queue QueueHandle) {
   if (Result == CL_SUCCESS && Q->idle())
     Q->context().caughtUp(*Q);
   return Result;
+} catch (...) {
+  return libsplit::escapedFrom<cl_int>("clFinish", nullptr);
 }

@@ -1,11 +1,12 @@
-// The entry points that create, query or set up objects are function-try-blocks whose handler
-// returns escapedFrom. An exception out of libsplit's own code there (host memory or threads
-// exhausted: std::bad_alloc, std::system_error) must not unwind into the app's C frames, which
-// would end the process: the call returns the error a native implementation gives when it runs
-// out of host resources, and libsplit says why, once. (A handler, not a wrapping lambda: the
-// calls cost nothing more until something throws.) The entry points that queue, run, wait for
-// or release commands are not: an exception there leaves a queue's state half done (its executor
-// busy, an event running), and the app's next wait would hang where the process ends now.
+// Every entry point is a function-try-block whose handler returns escapedFrom. An exception out
+// of libsplit's own code (host memory or threads exhausted: std::bad_alloc, std::system_error)
+// must not unwind into the app's C frames, which would end the process: the call returns the
+// error a native implementation gives when it runs out of host resources, and libsplit says
+// why, once. (A handler, not a wrapping lambda: the calls cost nothing more until something
+// throws.) A command's own work fails the same way where it runs (Queue::execute: its event ends
+// with the error), and what a command left half done on the way is undone before the exception
+// leaves it (the queue's executor given back, an event enqueued but not queued completed), so
+// that the app's next wait does not hang.
 #pragma once
 
 #include "opencl.hpp"

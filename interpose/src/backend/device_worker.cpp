@@ -48,18 +48,24 @@ void DeviceWorker::release() {
 
 void DeviceWorker::runHere(const std::function<void()> &Job) {
   if (tryHold()) {
+    struct Release {
+      DeviceWorker &Worker;
+      ~Release() { Worker.release(); }
+    } Released{*this};
     Job();
-    release();
     return;
   }
   Countdown Done(1);
+  std::exception_ptr Escaped;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    Jobs.push_back({std::cref(Job), &Done});
+    Jobs.push_back({std::cref(Job), &Done, &Escaped});
     Queued.fetch_add(1);
   }
   Wake.notify_one();
   Done.wait();
+  if (Escaped)
+    std::rethrow_exception(Escaped);
 }
 
 void DeviceWorker::loop() {
@@ -81,7 +87,15 @@ void DeviceWorker::loop() {
       Jobs.pop_front();
       Queued.fetch_sub(1);
     }
-    Next.Job();
+    if (Next.Escaped) {
+      try {
+        Next.Job();
+      } catch (...) {
+        *Next.Escaped = std::current_exception();
+      }
+    } else {
+      Next.Job(); // a posted job catches its own (post)
+    }
     Running.store(false);
     if (Next.Done)
       Next.Done->done();

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -37,9 +38,12 @@ public:
   DeviceWorker &operator=(const DeviceWorker &) = delete;
   ~DeviceWorker(); // finishes the queued jobs, then joins
 
+  // Job must not throw: it catches its own exceptions and tells whoever waits for it (an
+  // exception out of a posted job ends the process).
   void post(std::function<void()> Job);
   // Runs Job on the calling thread when the worker is idle (saving two thread hand-offs, tens of
-  // microseconds per launch), holding the worker meanwhile; else posts it and waits.
+  // microseconds per launch), holding the worker meanwhile; else posts it and waits. An exception
+  // out of Job comes out of runHere, once the worker is free again.
   void runHere(const std::function<void()> &Job);
   // When the worker is idle, holds it (no posted job starts) and returns true: the caller may
   // then run a job for this device itself, and must call release() after.
@@ -56,6 +60,8 @@ private:
     // still busy and posted its next job too, and so did every launch after it: each a thread
     // hand-off, NVIDIA's enqueue running on the worker).
     Countdown *Done = nullptr;
+    // The runHere caller's: where the job's exception goes.
+    std::exception_ptr *Escaped = nullptr;
   };
   std::mutex Mutex;
   std::condition_variable Wake;

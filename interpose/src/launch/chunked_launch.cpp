@@ -2,6 +2,7 @@
 
 #include "peer_copies.hpp"
 
+#include "escaped_error.hpp"
 #include "launch.hpp"
 #include "merge.hpp"
 #include "queue.hpp"
@@ -76,8 +77,10 @@ struct ChunkJob {
   std::shared_ptr<PeerMarkers> Markers;
 };
 
-// On the device's worker: the chunk's bytes in, its kernel, its wait.
-void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const ChunkJob &Job) {
+// On the device's worker: the chunk's bytes in, its kernel, its wait. Accounted: the chunk's
+// end is counted in S.
+void runChunkJob(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const ChunkJob &Job,
+                 bool &Accounted) {
   const LaunchRequest &R = *L.R;
   const auto Start = Clock::now();
   cl_int Error = CL_SUCCESS;
@@ -121,6 +124,7 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
     T.Busy = false;
     T.KernelSince.reset();
     ++S.Ended;
+    Accounted = true;
     if (Error != CL_SUCCESS) {
       if (S.Error == CL_SUCCESS)
         S.Error = Error;
@@ -142,6 +146,27 @@ void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const C
     // Under the lock: once the launch sees no chunk busy it returns, and S (this condition
     // variable with it) is gone; notified after the unlock, a worker broadcast on freed memory
     // and hung there (the next launch then waited for that worker for ever).
+    S.Changed.notify_all();
+  }
+}
+
+// runChunkJob, whose exception (host memory) fails the launch: the chunk ends, counted, and the
+// launching thread, which waits for every chunk to end before S goes, hears of it.
+void runChunk(const ChunkedLaunch &L, ChunkState &S, ExecDevice &Device, const ChunkJob &Job) {
+  bool Accounted = false;
+  try {
+    runChunkJob(L, S, Device, Job, Accounted);
+  } catch (...) {
+    const cl_int Error = escapedError(&servicesOf(*L.K).Log, "a launch's chunk");
+    std::lock_guard<std::mutex> Lock(S.Mutex);
+    if (!Accounted) {
+      Taker &T = S.Takers[Job.Taker];
+      T.Busy = false;
+      T.KernelSince.reset();
+      ++S.Ended;
+    }
+    if (S.Error == CL_SUCCESS)
+      S.Error = Error;
     S.Changed.notify_all();
   }
 }
@@ -255,235 +280,260 @@ cl_int runChunked(const ChunkedLaunch &L) {
   auto anyBusy = [&] {
     return std::any_of(S.Takers.begin(), S.Takers.end(), [](const Taker &T) { return T.Busy; });
   };
-  for (;;) {
-    if (S.Error != CL_SUCCESS)
-      break;
-    const double HomeRate = S.Takers.front().rate();
-    // What the rest of the launch needs that only the devices hold (the host lacks it).
-    auto restOnDevices = [&] {
-      const std::vector<Slice> Rest = {{L.Home, Lo, Hi}};
-      std::map<Buffer *, BufferPlan> Needed =
-          planBuffers(*L.Facts, R, Rest, L.Regions, Range, Scalars, L.Dim);
-      std::vector<std::pair<Buffer *, RangeSet>> Lacking;
-      for (auto &[Root, P] : Needed)
-        if (!Root->neverWritten() || Launch[Root].Merge)
-          if (RangeSet Missing = Root->missingOnHost(P.Need[0]); !Missing.empty())
-            Lacking.emplace_back(Root, std::move(Missing));
-      return Lacking;
-    };
-    // Devices that can join now.
-    if (Lo < Hi && HomeRate > 0.0) {
-      Lock.unlock();
-      const std::vector<ExecDevice *> Joiners = L.Joinable();
-      if (!OpenAsked) {
-        // The app's device measured: a launch long enough to pay for the split devices opens
-        // them (they join once open); one that is not runs to its end there.
-        OpenAsked = true;
-        WillJoin = L.OpenFor(static_cast<double>(Hi - Lo) / HomeRate);
-        PrefetchDue = WillJoin && !restOnDevices().empty();
-      }
-      Lock.lock();
-      // A prefetch waits for a rate measured after the first chunk, which also pays for the
-      // kernel's first use of the device and of its buffers (a one-launch vector addition's first
-      // chunk took far longer than the rest of its launch, whose inputs then came back to the
-      // host for devices that never joined).
-      const bool Prefetch = PrefetchDue && S.Takers.front().Chunks >= 2;
-      PrefetchDue = PrefetchDue && !Prefetch;
-      if (Prefetch) {
-        // What the rest of the launch needs comes to the host now, while nothing runs: a byte
-        // only the app's device holds would otherwise reach a joining device only once the
-        // app's device's chunk running then has ended (its queue is in order).
-        S.Changed.wait(Lock, [&] { return !anyBusy(); });
-        Lock.unlock();
-        // Only where that is cheap beside the rest of the launch (a memory-bound kernel's
-        // chunks pay for no transfer: chunkPays).
-        const std::vector<std::pair<Buffer *, RangeSet>> Lacking = restOnDevices();
-        double Bytes = 0.0;
-        for (const auto &[Root, Missing] : Lacking)
-          Bytes += static_cast<double>(Missing.totalBytes());
-        if (Bytes / Prices.LinkBytesPerSecond < 0.1 * static_cast<double>(Hi - Lo) / HomeRate)
-          for (const auto &[Root, Missing] : Lacking)
-            if (cl_int Error = Root->fetchToHost(Missing); Error != CL_SUCCESS)
-              S.Error = Error;
-        Lock.lock();
-        if (S.Error != CL_SUCCESS)
-          break;
-      }
-      for (ExecDevice *D : Joiners)
-        if (std::none_of(S.Takers.begin(), S.Takers.end(),
-                         [&](const Taker &T) { return T.Device == D; })) {
-          Taker T;
-          T.Device = D;
-          T.AssumedRate = assumedRate(*D, *L.Home, HomeRate);
-          S.Takers.push_back(std::move(T));
-          Services.Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", D->Name,
-                             " joins its launch at work-group ", Hi, " of ", L.Groups);
-        }
-    }
-    const bool MoreComing = WillJoin && L.MayJoinLater();
-    for (std::size_t I = 0; I < S.Takers.size() && S.Error == CL_SUCCESS; ++I) {
-      Taker &T = S.Takers[I];
-      if (T.Busy || T.Stopped)
-        continue;
-      if (Lo >= Hi) {
-        T.Stopped = true;
-        continue;
-      }
-      const std::size_t Remaining = Hi - Lo;
-      // Each device's rate over what remains and when its running chunk ends, by the kernel's
-      // cost along the index where its kind has run chunks, else by its rate.
-      const auto Now = Clock::now();
-      const planner::ChunkCost Cost =
-          costOn(S.Takers, *T.Device, saturating(S.Takers, *T.Device, R));
-      auto rateOver = [&](const Taker &U, const planner::ChunkCost &C) {
-        const double Seconds = C.seconds(Lo, Hi);
-        return Seconds > 0.0 ? static_cast<double>(Remaining) / Seconds : U.rate();
+  // An exception out of the scheduling (host memory) fails the launch, but only once no chunk
+  // runs any more: the workers' jobs use S and L, which live on this stack.
+  try {
+    for (;;) {
+      if (S.Error != CL_SUCCESS)
+        break;
+      const double HomeRate = S.Takers.front().rate();
+      // What the rest of the launch needs that only the devices hold (the host lacks it).
+      auto restOnDevices = [&] {
+        const std::vector<Slice> Rest = {{L.Home, Lo, Hi}};
+        std::map<Buffer *, BufferPlan> Needed =
+            planBuffers(*L.Facts, R, Rest, L.Regions, Range, Scalars, L.Dim);
+        std::vector<std::pair<Buffer *, RangeSet>> Lacking;
+        for (auto &[Root, P] : Needed)
+          if (!Root->neverWritten() || Launch[Root].Merge)
+            if (RangeSet Missing = Root->missingOnHost(P.Need[0]); !Missing.empty())
+              Lacking.emplace_back(Root, std::move(Missing));
+        return Lacking;
       };
-      double Total = 0.0;
-      std::size_t Active = 0;
-      std::vector<planner::ChunkPeer> Peers;
-      for (const Taker &U : S.Takers)
-        if (!U.Stopped) {
-          Total += U.rate();
-          ++Active;
-          if (&U == &T)
-            continue;
-          const planner::ChunkCost UCost =
-              costOn(S.Takers, *U.Device, saturating(S.Takers, *U.Device, R));
-          planner::ChunkPeer Peer;
-          Peer.Rate = rateOver(U, UCost);
-          if (U.Busy) {
-            const double Running =
-                UCost.known()    ? UCost.seconds(U.RunningFirst, U.RunningEnd)
-                : U.rate() > 0.0 ? static_cast<double>(U.RunningEnd - U.RunningFirst) / U.rate()
-                                 : 0.0;
-            Peer.BusyFor = std::max(0.0, Running - secondsBetween(U.RunningSince, Now));
-          }
-          Peers.push_back(Peer);
-        }
-      // Devices still opening or building count at the rate they are assumed to have, as free.
-      if (MoreComing)
-        for (ExecDevice *D : L.Q->context().plannedSplitDevices())
-          if (std::none_of(S.Takers.begin(), S.Takers.end(),
-                           [&](const Taker &U) { return U.Device == D; })) {
-            Total += assumedRate(*D, *L.Home, HomeRate);
-            Peers.push_back({assumedRate(*D, *L.Home, HomeRate), 0.0});
-          }
-      planner::ChunkTaker Taking;
-      Taking.AppDevice = T.FromLow;
-      Taking.SameTypeAsApp = sameType(*T.Device, *L.Home);
-      Taking.ChunksDone = T.Chunks;
-      Taking.Rate = rateOver(T, Cost);
-      // A device's first chunk measures it full; later ones may shrink to what keeps it busy.
-      Taking.Resident =
-          T.Chunks == 0 ? residentGroups(*T.Device, R) : saturating(S.Takers, *T.Device, R);
-      Taking.Cost = &Cost;
-      // A prefetch waits for the app's device's second rate (above): measured soon.
-      Taking.Remeasure = T.FromLow && PrefetchDue && T.Chunks == 1;
-      Taking.FirstGroups = T.Samples.empty() ? 0 : T.Samples.front().End - T.Samples.front().First;
-      planner::ChunkRound Round;
-      Round.Lo = Lo;
-      Round.Others = std::move(Peers);
-      Round.Groups = L.Groups;
-      Round.Remaining = Remaining;
-      Round.TotalRate = Total;
-      Round.Active = Active;
-      Round.MoreComing = MoreComing;
-      Round.Forced = L.Forced;
-      const std::size_t Chunk = planner::chunkFor(Taking, Round, Settings);
-      ChunkJob Job;
-      Job.Taker = I;
-      Job.FirstGroup = T.FromLow ? Lo : Hi - Chunk;
-      Job.EndGroup = T.FromLow ? Lo + Chunk : Hi;
-      const std::vector<Slice> One = {{T.Device, Job.FirstGroup, Job.EndGroup}};
-      std::map<Buffer *, BufferPlan> Plans =
-          planBuffers(*L.Facts, R, One, L.Regions, Range, Scalars, L.Dim);
-      std::uint64_t Bytes = 0, Gathered = 0;
-      for (auto &[Root, P] : Plans) {
-        RangeSet Missing = Root->missingOn(T.Device->Index, P.Need[0]);
-        if (Missing.empty() || (Root->neverWritten() && !Launch[Root].Merge))
-          continue; // undefined contents need not travel
-        Bytes += Missing.totalBytes();
-        if (!Job.Markers)
-          Job.Markers = std::make_shared<PeerMarkers>(Services.Backend);
-        Job.FromPeers.push_back(takePeerParts(*Root, *T.Device, Missing, *Job.Markers,
-                                              Services.Settings.PeerCopy && !Launch[Root].Merge));
-        Gathered += Root->missingOnHost(Missing).totalBytes();
-        Job.Pushes.emplace_back(Root, std::move(Missing));
-      }
-      // A device that is not the app's takes the chunk only if it ends it before the others
-      // would have run what remains, once their running chunks have ended (counted as free,
-      // a GPU a little slower than the app's sat out the launch's last chunks while the app's
-      // ran them).
-      const double ChunkSeconds = Cost.known() ? Cost.seconds(Job.FirstGroup, Job.EndGroup)
-                                               : static_cast<double>(Chunk) / T.rate();
-      if (!T.FromLow && !L.Forced &&
-          !planner::chunkPays(
-              static_cast<double>(Bytes + Gathered) / Prices.LinkBytesPerSecond, ChunkSeconds,
-              planner::finishTogetherSeconds(static_cast<double>(Remaining), 0.0, Round.Others))) {
-        T.Stopped = true;
-        Services.Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ",
-                           T.Device->Name,
-                           " takes no more chunks (the others would end the launch first)");
-        continue;
-      }
-      if (Gathered) {
-        // Bytes only another device holds come to the host first, once no chunk runs: the
-        // devices' pushes read the host copy, and the read queues on a device's worker.
-        S.Changed.wait(Lock, [&] { return !anyBusy(); });
+      // Devices that can join now.
+      if (Lo < Hi && HomeRate > 0.0) {
         Lock.unlock();
-        cl_int Error = CL_SUCCESS;
-        for (const auto &[Root, Ranges] : Job.Pushes)
-          if ((Error = Root->fetchToHost(Ranges)) != CL_SUCCESS)
-            break;
+        const std::vector<ExecDevice *> Joiners = L.Joinable();
+        if (!OpenAsked) {
+          // The app's device measured: a launch long enough to pay for the split devices opens
+          // them (they join once open); one that is not runs to its end there.
+          OpenAsked = true;
+          WillJoin = L.OpenFor(static_cast<double>(Hi - Lo) / HomeRate);
+          PrefetchDue = WillJoin && !restOnDevices().empty();
+        }
         Lock.lock();
-        if (Error != CL_SUCCESS) {
-          S.Error = Error;
-          break;
+        // A prefetch waits for a rate measured after the first chunk, which also pays for the
+        // kernel's first use of the device and of its buffers (a one-launch vector addition's first
+        // chunk took far longer than the rest of its launch, whose inputs then came back to the
+        // host for devices that never joined).
+        const bool Prefetch = PrefetchDue && S.Takers.front().Chunks >= 2;
+        PrefetchDue = PrefetchDue && !Prefetch;
+        if (Prefetch) {
+          // What the rest of the launch needs comes to the host now, while nothing runs: a byte
+          // only the app's device holds would otherwise reach a joining device only once the
+          // app's device's chunk running then has ended (its queue is in order).
+          S.Changed.wait(Lock, [&] { return !anyBusy(); });
+          Lock.unlock();
+          // Only where that is cheap beside the rest of the launch (a memory-bound kernel's
+          // chunks pay for no transfer: chunkPays).
+          const std::vector<std::pair<Buffer *, RangeSet>> Lacking = restOnDevices();
+          double Bytes = 0.0;
+          for (const auto &[Root, Missing] : Lacking)
+            Bytes += static_cast<double>(Missing.totalBytes());
+          if (Bytes / Prices.LinkBytesPerSecond < 0.1 * static_cast<double>(Hi - Lo) / HomeRate)
+            for (const auto &[Root, Missing] : Lacking)
+              if (cl_int Error = Root->fetchToHost(Missing); Error != CL_SUCCESS)
+                S.Error = Error;
+          Lock.lock();
+          if (S.Error != CL_SUCCESS)
+            break;
+        }
+        for (ExecDevice *D : Joiners)
+          if (std::none_of(S.Takers.begin(), S.Takers.end(),
+                           [&](const Taker &T) { return T.Device == D; })) {
+            Taker T;
+            T.Device = D;
+            T.AssumedRate = assumedRate(*D, *L.Home, HomeRate);
+            S.Takers.push_back(std::move(T));
+            Services.Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ", D->Name,
+                               " joins its launch at work-group ", Hi, " of ", L.Groups);
+          }
+      }
+      const bool MoreComing = WillJoin && L.MayJoinLater();
+      for (std::size_t I = 0; I < S.Takers.size() && S.Error == CL_SUCCESS; ++I) {
+        Taker &T = S.Takers[I];
+        if (T.Busy || T.Stopped)
+          continue;
+        if (Lo >= Hi) {
+          T.Stopped = true;
+          continue;
+        }
+        const std::size_t Remaining = Hi - Lo;
+        // Each device's rate over what remains and when its running chunk ends, by the kernel's
+        // cost along the index where its kind has run chunks, else by its rate.
+        const auto Now = Clock::now();
+        const planner::ChunkCost Cost =
+            costOn(S.Takers, *T.Device, saturating(S.Takers, *T.Device, R));
+        auto rateOver = [&](const Taker &U, const planner::ChunkCost &C) {
+          const double Seconds = C.seconds(Lo, Hi);
+          return Seconds > 0.0 ? static_cast<double>(Remaining) / Seconds : U.rate();
+        };
+        double Total = 0.0;
+        std::size_t Active = 0;
+        std::vector<planner::ChunkPeer> Peers;
+        for (const Taker &U : S.Takers)
+          if (!U.Stopped) {
+            Total += U.rate();
+            ++Active;
+            if (&U == &T)
+              continue;
+            const planner::ChunkCost UCost =
+                costOn(S.Takers, *U.Device, saturating(S.Takers, *U.Device, R));
+            planner::ChunkPeer Peer;
+            Peer.Rate = rateOver(U, UCost);
+            if (U.Busy) {
+              const double Running =
+                  UCost.known()    ? UCost.seconds(U.RunningFirst, U.RunningEnd)
+                  : U.rate() > 0.0 ? static_cast<double>(U.RunningEnd - U.RunningFirst) / U.rate()
+                                   : 0.0;
+              Peer.BusyFor = std::max(0.0, Running - secondsBetween(U.RunningSince, Now));
+            }
+            Peers.push_back(Peer);
+          }
+        // Devices still opening or building count at the rate they are assumed to have, as free.
+        if (MoreComing)
+          for (ExecDevice *D : L.Q->context().plannedSplitDevices())
+            if (std::none_of(S.Takers.begin(), S.Takers.end(),
+                             [&](const Taker &U) { return U.Device == D; })) {
+              Total += assumedRate(*D, *L.Home, HomeRate);
+              Peers.push_back({assumedRate(*D, *L.Home, HomeRate), 0.0});
+            }
+        planner::ChunkTaker Taking;
+        Taking.AppDevice = T.FromLow;
+        Taking.SameTypeAsApp = sameType(*T.Device, *L.Home);
+        Taking.ChunksDone = T.Chunks;
+        Taking.Rate = rateOver(T, Cost);
+        // A device's first chunk measures it full; later ones may shrink to what keeps it busy.
+        Taking.Resident =
+            T.Chunks == 0 ? residentGroups(*T.Device, R) : saturating(S.Takers, *T.Device, R);
+        Taking.Cost = &Cost;
+        // A prefetch waits for the app's device's second rate (above): measured soon.
+        Taking.Remeasure = T.FromLow && PrefetchDue && T.Chunks == 1;
+        Taking.FirstGroups =
+            T.Samples.empty() ? 0 : T.Samples.front().End - T.Samples.front().First;
+        planner::ChunkRound Round;
+        Round.Lo = Lo;
+        Round.Others = std::move(Peers);
+        Round.Groups = L.Groups;
+        Round.Remaining = Remaining;
+        Round.TotalRate = Total;
+        Round.Active = Active;
+        Round.MoreComing = MoreComing;
+        Round.Forced = L.Forced;
+        const std::size_t Chunk = planner::chunkFor(Taking, Round, Settings);
+        ChunkJob Job;
+        Job.Taker = I;
+        Job.FirstGroup = T.FromLow ? Lo : Hi - Chunk;
+        Job.EndGroup = T.FromLow ? Lo + Chunk : Hi;
+        const std::vector<Slice> One = {{T.Device, Job.FirstGroup, Job.EndGroup}};
+        std::map<Buffer *, BufferPlan> Plans =
+            planBuffers(*L.Facts, R, One, L.Regions, Range, Scalars, L.Dim);
+        std::uint64_t Bytes = 0, Gathered = 0;
+        for (auto &[Root, P] : Plans) {
+          RangeSet Missing = Root->missingOn(T.Device->Index, P.Need[0]);
+          if (Missing.empty() || (Root->neverWritten() && !Launch[Root].Merge))
+            continue; // undefined contents need not travel
+          Bytes += Missing.totalBytes();
+          if (!Job.Markers)
+            Job.Markers = std::make_shared<PeerMarkers>(Services.Backend);
+          Job.FromPeers.push_back(takePeerParts(*Root, *T.Device, Missing, *Job.Markers,
+                                                Services.Settings.PeerCopy && !Launch[Root].Merge));
+          Gathered += Root->missingOnHost(Missing).totalBytes();
+          Job.Pushes.emplace_back(Root, std::move(Missing));
+        }
+        // A device that is not the app's takes the chunk only if it ends it before the others
+        // would have run what remains, once their running chunks have ended (counted as free,
+        // a GPU a little slower than the app's sat out the launch's last chunks while the app's
+        // ran them).
+        const double ChunkSeconds = Cost.known() ? Cost.seconds(Job.FirstGroup, Job.EndGroup)
+                                                 : static_cast<double>(Chunk) / T.rate();
+        if (!T.FromLow && !L.Forced &&
+            !planner::chunkPays(static_cast<double>(Bytes + Gathered) / Prices.LinkBytesPerSecond,
+                                ChunkSeconds,
+                                planner::finishTogetherSeconds(static_cast<double>(Remaining), 0.0,
+                                                               Round.Others))) {
+          T.Stopped = true;
+          Services.Log.debug(config::DebugCategory::Split, "kernel ", L.K->name(), ": ",
+                             T.Device->Name,
+                             " takes no more chunks (the others would end the launch first)");
+          continue;
+        }
+        if (Gathered) {
+          // Bytes only another device holds come to the host first, once no chunk runs: the
+          // devices' pushes read the host copy, and the read queues on a device's worker.
+          S.Changed.wait(Lock, [&] { return !anyBusy(); });
+          Lock.unlock();
+          cl_int Error = CL_SUCCESS;
+          for (const auto &[Root, Ranges] : Job.Pushes)
+            if ((Error = Root->fetchToHost(Ranges)) != CL_SUCCESS)
+              break;
+          Lock.lock();
+          if (Error != CL_SUCCESS) {
+            S.Error = Error;
+            break;
+          }
+        }
+        for (auto &[Root, P] : Plans) {
+          if (Root->neverWritten() && !Launch[Root].Merge)
+            Root->markValidOn(T.Device->Index, Root->missingOn(T.Device->Index, P.Need[0]));
+          T.Need[Root].add(P.Need[0]);
+          T.Written[Root].add(P.Write[0]);
+        }
+        // Valid there from now on: the device's queue runs the push before any later command.
+        for (std::size_t P = 0; P < Job.Pushes.size(); ++P) {
+          Buffer &Root = *Job.Pushes[P].first;
+          Root.markValidOn(T.Device->Index, Job.Pushes[P].second);
+          for (const Buffer::PeerPart &Part : Job.FromPeers[P])
+            Root.markValidOn(T.Device->Index, Part.Ranges);
+        }
+        T.BytesIn += Bytes;
+        (T.FromLow ? Lo : Hi) = T.FromLow ? Job.EndGroup : Job.FirstGroup;
+        T.Busy = true;
+        T.RunningFirst = Job.FirstGroup;
+        T.RunningEnd = Job.EndGroup;
+        T.RunningSince = Clock::now();
+        try {
+          // Job copied, not moved: kept whole here until the post has succeeded.
+          T.Device->Worker->post(
+              [&L, &S, Device = T.Device, Job] { runChunk(L, S, *Device, Job); });
+        } catch (...) {
+          // Not queued (host memory): its bytes never reach the device, whose copy must not count
+          // them (the host, or the peer they came from, still holds them).
+          T.Busy = false;
+          for (std::size_t P = 0; P < Job.Pushes.size(); ++P) {
+            Job.Pushes[P].first->forgetOn(T.Device->Index, Job.Pushes[P].second);
+            for (const Buffer::PeerPart &Part : Job.FromPeers[P])
+              Job.Pushes[P].first->forgetOn(T.Device->Index, Part.Ranges);
+          }
+          throw;
         }
       }
-      for (auto &[Root, P] : Plans) {
-        if (Root->neverWritten() && !Launch[Root].Merge)
-          Root->markValidOn(T.Device->Index, Root->missingOn(T.Device->Index, P.Need[0]));
-        T.Need[Root].add(P.Need[0]);
-        T.Written[Root].add(P.Write[0]);
+      if (S.Error != CL_SUCCESS || (Lo >= Hi && !anyBusy()))
+        break;
+      // The app's device's first chunk running long enough already tells that the launch pays
+      // for opening the split devices: they open now, not once it ends (they join once its rate
+      // is known, as before).
+      const Taker &First = S.Takers.front();
+      const bool FirstRuns = !OpenAsked && !L.Forced && Lo < Hi && First.Chunks == 0 && First.Busy;
+      if (FirstRuns && First.KernelSince) {
+        const double AtLeast =
+            planner::restSecondsAtLeast(Hi - Lo, First.RunningEnd - First.RunningFirst,
+                                        secondsBetween(*First.KernelSince, Clock::now()));
+        Lock.unlock();
+        L.OpenFor(AtLeast); // asked again with the measured rate once the chunk ends
+        Lock.lock();
       }
-      // Valid there from now on: the device's queue runs the push before any later command.
-      for (std::size_t P = 0; P < Job.Pushes.size(); ++P) {
-        Buffer &Root = *Job.Pushes[P].first;
-        Root.markValidOn(T.Device->Index, Job.Pushes[P].second);
-        for (const Buffer::PeerPart &Part : Job.FromPeers[P])
-          Root.markValidOn(T.Device->Index, Part.Ranges);
-      }
-      T.BytesIn += Bytes;
-      (T.FromLow ? Lo : Hi) = T.FromLow ? Job.EndGroup : Job.FirstGroup;
-      T.Busy = true;
-      T.RunningFirst = Job.FirstGroup;
-      T.RunningEnd = Job.EndGroup;
-      T.RunningSince = Clock::now();
-      T.Device->Worker->post(
-          [&L, &S, Device = T.Device, Job = std::move(Job)] { runChunk(L, S, *Device, Job); });
+      const std::uint64_t Seen = S.Ended;
+      if (Lo < Hi && (MoreComing || FirstRuns))
+        S.Changed.wait_for(Lock, MoreComing ? std::chrono::milliseconds(1) : OpenPoll);
+      else
+        S.Changed.wait(Lock, [&] { return S.Ended != Seen || S.Error != CL_SUCCESS; });
     }
-    if (S.Error != CL_SUCCESS || (Lo >= Hi && !anyBusy()))
-      break;
-    // The app's device's first chunk running long enough already tells that the launch pays
-    // for opening the split devices: they open now, not once it ends (they join once its rate
-    // is known, as before).
-    const Taker &First = S.Takers.front();
-    const bool FirstRuns = !OpenAsked && !L.Forced && Lo < Hi && First.Chunks == 0 && First.Busy;
-    if (FirstRuns && First.KernelSince) {
-      const double AtLeast =
-          planner::restSecondsAtLeast(Hi - Lo, First.RunningEnd - First.RunningFirst,
-                                      secondsBetween(*First.KernelSince, Clock::now()));
-      Lock.unlock();
-      L.OpenFor(AtLeast); // asked again with the measured rate once the chunk ends
+  } catch (...) {
+    const cl_int Error = escapedError(&Services.Log, "a launch in chunks");
+    if (!Lock.owns_lock())
       Lock.lock();
-    }
-    const std::uint64_t Seen = S.Ended;
-    if (Lo < Hi && (MoreComing || FirstRuns))
-      S.Changed.wait_for(Lock, MoreComing ? std::chrono::milliseconds(1) : OpenPoll);
-    else
-      S.Changed.wait(Lock, [&] { return S.Ended != Seen || S.Error != CL_SUCCESS; });
+    if (S.Error == CL_SUCCESS)
+      S.Error = Error;
   }
   S.Changed.wait(Lock, [&] { return !anyBusy(); });
   Lock.unlock();

@@ -466,6 +466,12 @@ void Buffer::markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
   Valid.markValidOn(DeviceIndex, Ranges);
 }
 
+void Buffer::forgetOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
+  if (Parent)
+    return root().forgetOn(DeviceIndex, Ranges);
+  Valid.forgetOn(DeviceIndex, Ranges);
+}
+
 void Buffer::wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges) {
   if (Parent)
     return root().wroteOn(DeviceIndex, Ranges);

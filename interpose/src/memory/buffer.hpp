@@ -174,6 +174,8 @@ public:
   // enqueued, and releases the staging buffers (each is freed once its copies have run).
   cl_int copyFromPeerOnWorker(ExecDevice &Device, const PeerPart &Part);
   void markValidOn(std::size_t DeviceIndex, const RangeSet &Ranges);
+  // Marked valid for a copy that never ran (ByteValidity::forgetOn).
+  void forgetOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOn(std::size_t DeviceIndex, const RangeSet &Ranges);
   void wroteOnHost(const RangeSet &Ranges);
   // The same for this buffer's own bytes, without building a set where nothing changes (the

@@ -78,6 +78,13 @@ void ByteValidity::markValidOn(std::size_t Device, const RangeSet &Ranges) {
   Devices[Device].add(Ranges);
 }
 
+void ByteValidity::forgetOn(std::size_t Device, const RangeSet &Ranges) {
+  if (Devices[Device].intersection(Ranges).empty())
+    return;
+  changing();
+  Devices[Device].subtract(Ranges);
+}
+
 void ByteValidity::markValidOnHost(const RangeSet &Ranges) {
   if (containsAll(Host, Ranges))
     return;

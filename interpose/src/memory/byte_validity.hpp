@@ -34,7 +34,7 @@ public:
   std::size_t devices() const { return Devices.size(); }
   // Whether anything but the initial zeros was ever there.
   bool everWritten() const { return EverWritten; }
-  // Changes with every call of the four below that changes anything (readable without the lock
+  // Changes with every call of the five below that changes anything (readable without the lock
   // that guards them): a launch that repeats the last one finds the bytes where that one left
   // them while it is unchanged (Kernel::RepeatMemo). A call that changes nothing leaves it: a
   // loop that swaps two buffers marks each written where it already was alone.
@@ -46,6 +46,9 @@ public:
   // Ranges written on Device, or on the host: valid there alone.
   void wroteOn(std::size_t Device, const RangeSet &Ranges);
   void wroteOnHost(const RangeSet &Ranges);
+  // Ranges marked valid on Device for a copy that then never ran: no longer valid there. Only
+  // for bytes another place still holds (the copy's source).
+  void forgetOn(std::size_t Device, const RangeSet &Ranges);
 
 private:
   RangeSet Host;

@@ -1,4 +1,5 @@
 #include "context.hpp"
+#include "escaped_error.hpp"
 #include "link_probe.hpp"
 #include "loader_frames.hpp"
 #include "thread_name.hpp"
@@ -262,7 +263,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
                           " s for its device");
   if (OpenNow) {
     OpeningStarted = true;
-    openSplitDevices();
+    openSplitDevicesGuarded();
     return CL_SUCCESS;
   }
   // An earlier run of the app settled on splitting a kernel, or waited for its device long
@@ -302,7 +303,7 @@ cl_int Context::initialize(const cl_context_properties *AppProperties, Notify Ca
     // thread of libsplit's whose vendor loads a library would wait for the lock the app's thread
     // holds, and the app's builds for that thread.
     if (!OpenInBackground || mayRunUnderLoader()) {
-      openSplitDevices();
+      openSplitDevicesGuarded();
       return CL_SUCCESS;
     }
     AwaitOpening = true;
@@ -351,7 +352,7 @@ void Context::considerOpening(bool HoldingDataLock) {
         Enqueues.emplace_back(*E->KernelEnqueueLock);
         awaitRealQueue(*E);
       }
-    openSplitDevices();
+    openSplitDevicesGuarded();
     return;
   }
   openInBackground();
@@ -438,14 +439,30 @@ void Context::openInBackground() {
   try {
     Opener = std::thread([this] {
       nameThisThread("libsplit-open");
-      openSplitDevices();
+      openSplitDevicesGuarded();
       Services.Background.done();
     });
   } catch (const std::system_error &) {
     // No thread to be had (threads or address space exhausted): opened here, and the
     // background work it counted ends, so that nothing waits for it at exit.
-    openSplitDevices();
+    openSplitDevicesGuarded();
     Services.Background.done();
+  }
+}
+
+void Context::openSplitDevicesGuarded() {
+  try {
+    openSplitDevices();
+  } catch (...) {
+    // Host memory exhausted while opening: the devices opened so far stay out, nothing of this
+    // context splits, and whoever waits for the opening hears that it ended.
+    escapedError(&Services.Launch.Log, "opening the split devices");
+    OpenSplit.clear();
+    {
+      std::lock_guard<std::mutex> Lock(OpenMutex);
+      Opened.store(true, std::memory_order_release);
+    }
+    OpenedChanged.notify_all();
   }
 }
 

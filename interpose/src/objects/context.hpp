@@ -176,6 +176,9 @@ private:
   void openSplitDevices();
   // openSplitDevices on Opener; the process's exit waits for it.
   void openInBackground();
+  // openSplitDevices, whose exception (host memory) leaves the context opened with no split
+  // device rather than ending the thread, and the process with it.
+  void openSplitDevicesGuarded();
 
   std::vector<Device *> AppDevices;
   std::vector<cl_context_properties> Properties;     // as the app gave them, for queries
@@ -229,9 +232,14 @@ class AppWait {
 public:
   explicit AppWait(Context &Waiting) : Waiting(Waiting), Start(std::chrono::steady_clock::now()) {}
   ~AppWait() {
-    Waiting.noteWaited(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                           std::chrono::steady_clock::now() - Start)
-                           .count());
+    try {
+      Waiting.noteWaited(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::steady_clock::now() - Start)
+                             .count());
+    } catch (...) {
+      // Host memory exhausted: this wait goes unnoted (a destructor's exception would end the
+      // process).
+    }
   }
   AppWait(const AppWait &) = delete;
   AppWait &operator=(const AppWait &) = delete;

@@ -1,6 +1,7 @@
 #include "exec_device.hpp"
 
 #include <algorithm>
+#include <exception>
 
 namespace libsplit {
 
@@ -41,19 +42,48 @@ cl_int runOnDevices(std::vector<DeviceJob> Jobs, bool Short) {
   for (std::size_t I = Jobs.size(); I-- > 0 && Here == Jobs.size();)
     if (Jobs[I].Device->Worker->tryHold())
       Here = I;
+  // A job's exception (host memory) comes out of here once every job has ended: the posted ones
+  // use this stack.
+  std::vector<std::exception_ptr> Escaped;
+  std::vector<cl_int> Results;
+  try {
+    Escaped.resize(Jobs.size());
+    Results.assign(Jobs.size(), CL_SUCCESS);
+  } catch (...) {
+    if (Here < Jobs.size())
+      Jobs[Here].Device->Worker->release();
+    throw;
+  }
   Countdown AllDone(static_cast<int>(Jobs.size() - (Here < Jobs.size() ? 1 : 0)));
-  std::vector<cl_int> Results(Jobs.size(), CL_SUCCESS);
-  for (std::size_t I = 0; I < Jobs.size(); ++I)
-    if (I != Here)
+  for (std::size_t I = 0; I < Jobs.size(); ++I) {
+    if (I == Here)
+      continue;
+    try {
       Jobs[I].Device->Worker->post([&, I] {
-        Results[I] = Jobs[I].Run();
+        try {
+          Results[I] = Jobs[I].Run();
+        } catch (...) {
+          Escaped[I] = std::current_exception();
+        }
         AllDone.done();
       });
+    } catch (...) {
+      Escaped[I] = std::current_exception(); // never posted: counted here
+      AllDone.done();
+    }
+  }
   if (Here < Jobs.size()) {
-    Results[Here] = Jobs[Here].Run();
+    try {
+      Results[Here] = Jobs[Here].Run();
+    } catch (...) {
+      Escaped[Here] = std::current_exception();
+    }
     Jobs[Here].Device->Worker->release();
   }
   AllDone.wait();
+  for (const std::exception_ptr &E : Escaped)
+    if (E)
+      std::rethrow_exception(E);
   for (cl_int Result : Results)
     if (Result != CL_SUCCESS)
       return Result;

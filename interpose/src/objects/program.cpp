@@ -1,4 +1,5 @@
 #include "program.hpp"
+#include "escaped_error.hpp"
 #include "thread_name.hpp"
 
 #include <algorithm>
@@ -265,6 +266,35 @@ void Program::buildSplitVariant(const std::string &Options) {
 void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string &Options) {
   Owner->contextServices().Background.started();
   auto Build = [this, Later = std::move(Later), Options] {
+    try {
+      buildLater(Later, Options);
+    } catch (...) {
+      // Host memory exhausted: the partition-ready program is not built anywhere else, and its
+      // kernels run whole where they are.
+      escapedError(&Owner->launchServices().Log, "building the partition-ready program");
+      std::lock_guard<std::mutex> Lock(Mutex);
+      Pending.clear();
+      SplitReal.clear();
+      try {
+        SplitUnavailable = "the partition-ready program's build ran out of host memory";
+      } catch (...) {
+        SplitUnavailable.clear();
+      }
+      ++FactsGeneration;
+    }
+    Owner->contextServices().Background.done();
+  };
+  // No thread to be had (threads or address space exhausted): built here, which also ends the
+  // background work it counted, so that nothing waits for it at exit.
+  try {
+    LaterBuild = std::thread(Build);
+  } catch (const std::system_error &) {
+    Build();
+  }
+}
+
+void Program::buildLater(const std::vector<ExecDevice *> &Later, const std::string &Options) {
+  {
     nameThisThread("libsplit-build");
     nameCallingThreadTrack("libsplit build " + std::to_string(::syscall(SYS_gettid)));
     cl_int Error = CL_SUCCESS;
@@ -306,14 +336,6 @@ void Program::startLaterBuild(std::vector<ExecDevice *> Later, const std::string
       }
       ++FactsGeneration;
     }
-    Owner->contextServices().Background.done();
-  };
-  // No thread to be had (threads or address space exhausted): built here, which also ends the
-  // background work it counted, so that nothing waits for it at exit.
-  try {
-    LaterBuild = std::thread(Build);
-  } catch (const std::system_error &) {
-    Build();
   }
 }
 

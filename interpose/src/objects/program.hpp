@@ -98,6 +98,8 @@ private:
   std::string DeferredOptions;
   // Starts the background build of Later (Mutex held).
   void startLaterBuild(std::vector<ExecDevice *> Later, const std::string &Options);
+  // startLaterBuild's work, on its thread.
+  void buildLater(const std::vector<ExecDevice *> &Later, const std::string &Options);
   std::vector<std::pair<void(CL_CALLBACK *)(cl_program, void *), void *>> ReleaseCallbacks;
 };
 

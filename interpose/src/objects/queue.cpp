@@ -2,6 +2,7 @@
 #include "thread_name.hpp"
 
 #include "context.hpp"
+#include "escaped_error.hpp"
 #include "quiet_wait.hpp"
 
 #include <sys/syscall.h>
@@ -20,6 +21,7 @@ Queue::Queue(std::shared_ptr<Context> Owner, Device &AppDevice, ExecDevice &Exec
   initHandle(*this, HandleMagic::Queue);
   State->Real = &this->Owner->real();
   State->Spans = &this->Owner->launchServices().Spans;
+  State->Log = &this->Owner->launchServices().Log;
   State->OutOfOrder = (Properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
   Thread = std::thread(run, State);
   this->Owner->queueOpened();
@@ -52,7 +54,7 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
   }
   Command Next{Done, std::move(WaitFor), std::move(Body), Order};
   bool Notify = false;
-  {
+  try {
     std::unique_lock<std::mutex> Lock(State->Mutex);
     // An in-order queue with no command of it starting: a launch expected to leave its kernels
     // running (see FinishesLater) starts on the app's thread, with no thread hand-off between
@@ -98,6 +100,11 @@ std::shared_ptr<Event> Queue::enqueue(cl_command_type Type,
       State->Commands.push_back(std::move(Next));
       Notify = State->Sleeping || State->Gathering;
     }
+  } catch (...) {
+    // Not queued (runCommand itself never throws): the event ends with the error, so that
+    // clFinish does not wait for it, and the entry point's handler returns it.
+    complete(*Done, escapedError(State->Log, "a command"));
+    throw;
   }
   if (Notify)
     State->Wake.notify_one();
@@ -148,6 +155,12 @@ std::uint64_t Queue::endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecD
   std::uint64_t Holder = 0;
   {
     std::lock_guard<std::mutex> Lock(State->Mutex);
+    // Given up even where recording the launch fails (its arguments then kept by OpenCL's own
+    // references only): else every later command would wait for a queue nobody runs.
+    struct GiveUp {
+      Executor &State;
+      ~GiveUp() { becameIdle(State); }
+    } GivenUp{*State};
     if (Enqueued) {
       if (joinNewest(*State, Kept, InOrder)) {
         ++State->JoinedNewest;
@@ -157,7 +170,6 @@ std::uint64_t Queue::endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecD
       }
       Holder = State->Later.back().Order;
     }
-    becameIdle(*State);
     Notify = State->Sleeping;
   }
   if (Notify)
@@ -455,7 +467,11 @@ cl_int Queue::execute(Executor &State, Command &Next) {
     if (Done.profiled())
       Done.stamp(CL_PROFILING_COMMAND_START, hostNanoseconds());
     Done.setStatus(CL_RUNNING);
-    Result = Next.Body(Done);
+    try {
+      Result = Next.Body(Done);
+    } catch (...) {
+      Result = escapedError(State.Log, bodyName(Done.type()));
+    }
     if (Done.profiled() && Result != FinishesLater)
       Done.stampEnd();
   }
@@ -481,13 +497,31 @@ void Queue::finishOldest(Executor &State, RunWait How) {
   {
     std::unique_lock<std::mutex> Lock(State.Mutex);
     // An untracked command's finish waits for nothing itself.
-    if (State.Later.front().Untracked && !oldestEnded(State))
-      waitForRun(State, Lock, How);
+    if (State.Later.front().Untracked && !oldestEnded(State)) {
+      try {
+        waitForRun(State, Lock, How);
+      } catch (...) {
+        // What to wait for could not be listed (host memory): the whole device queue instead.
+        escapedError(State.Log, "a command's completion");
+        if (!Lock.owns_lock())
+          Lock.lock();
+        ExecDevice &On = *State.Later.front().InOrder;
+        Lock.unlock();
+        onlyThreadOn(On, [&On] { awaitRealQueue(On); });
+        Lock.lock();
+      }
+    }
     Oldest = std::move(State.Later.front());
     State.Later.pop_front();
   }
   const ScopedSpan Shown(*State.Spans, "complete");
-  const cl_int Result = Oldest.Finish ? Oldest.Finish() : CL_SUCCESS;
+  cl_int Result = CL_SUCCESS;
+  try {
+    if (Oldest.Finish)
+      Result = Oldest.Finish();
+  } catch (...) {
+    Result = escapedError(State.Log, "a command's completion");
+  }
   if (!Oldest.Done)
     return; // run directly: nobody can ask how it ended
   if (Oldest.Done->profiled())
@@ -570,58 +604,74 @@ bool Queue::oldestEnded(const Executor &State) {
 }
 
 void Queue::runCommand(Executor &State, Command &Next, bool AppThread) {
-  // A command that waits on events might wait on an unfinished one; too many unfinished ones
-  // wait for the oldest.
-  finishUntilFewer(State, Next.WaitFor.empty() ? MaxUnfinished - 1 : 0,
-                   AppThread ? RunWait::Drain : RunWait::Marker);
-  State.Handed = nullptr;
-  State.HandedRunning.clear();
-  State.HandedQueue = nullptr;
-  State.HandedUntracked = false;
-  State.HandedPatient = false;
-  const cl_int Result = execute(State, Next);
-  Next.WaitFor.clear();
-  Next.Body = nullptr;
-  if (Result == FinishesLater && State.Handed) {
-    std::lock_guard<std::mutex> Lock(State.Mutex);
-    State.Later.push_back(Unfinished{Next.Done,
-                                     std::move(State.Handed),
-                                     std::move(State.HandedRunning),
-                                     ++State.Joined,
-                                     State.HandedQueue,
-                                     State.HandedUntracked,
-                                     State.HandedPatient,
-                                     false,
-                                     {}});
-  } else {
-    const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
-    if (AppThread) {
+  // Whether Next's event is completed, or left to an unfinished entry that completes it.
+  bool Recorded = false;
+  try {
+    // A command that waits on events might wait on an unfinished one; too many unfinished ones
+    // wait for the oldest.
+    finishUntilFewer(State, Next.WaitFor.empty() ? MaxUnfinished - 1 : 0,
+                     AppThread ? RunWait::Drain : RunWait::Marker);
+    State.Handed = nullptr;
+    State.HandedRunning.clear();
+    State.HandedQueue = nullptr;
+    State.HandedUntracked = false;
+    State.HandedPatient = false;
+    const cl_int Result = execute(State, Next);
+    Next.WaitFor.clear();
+    Next.Body = nullptr;
+    if (Result == FinishesLater && State.Handed) {
       std::lock_guard<std::mutex> Lock(State.Mutex);
       State.Later.push_back(Unfinished{Next.Done,
-                                       [Final] { return Final; },
-                                       {},
+                                       std::move(State.Handed),
+                                       std::move(State.HandedRunning),
                                        ++State.Joined,
-                                       nullptr,
-                                       false,
-                                       false,
+                                       State.HandedQueue,
+                                       State.HandedUntracked,
+                                       State.HandedPatient,
                                        false,
                                        {}});
     } else {
-      finishAll(State); // the earlier commands complete first
-      complete(*Next.Done, Final);
+      const cl_int Final = Result == FinishesLater ? CL_OUT_OF_RESOURCES : Result;
+      if (AppThread) {
+        std::lock_guard<std::mutex> Lock(State.Mutex);
+        State.Later.push_back(Unfinished{Next.Done,
+                                         [Final] { return Final; },
+                                         {},
+                                         ++State.Joined,
+                                         nullptr,
+                                         false,
+                                         false,
+                                         false,
+                                         {}});
+      } else {
+        finishAll(State); // the earlier commands complete first
+        Recorded = true;
+        complete(*Next.Done, Final);
+      }
     }
+    Recorded = true;
+  } catch (...) {
+    // Out of what runs a command (its body's own exceptions are its result already): the
+    // command ends with the error, ahead of earlier ones still running, rather than never.
+    const cl_int Error = escapedError(State.Log, bodyName(Next.Done->type()));
+    if (!Recorded)
+      complete(*Next.Done, Error);
   }
   State.Handed = nullptr;
   State.HandedRunning.clear();
 }
 
 void Queue::run(std::shared_ptr<Executor> State) {
-  nameCallingThreadTrack("queue executor " + std::to_string(::syscall(SYS_gettid)));
+  try {
+    nameCallingThreadTrack("queue executor " + std::to_string(::syscall(SYS_gettid)));
+  } catch (...) {
+    // Host memory exhausted: its timeline track keeps the thread's default name.
+  }
   nameThisThread("libsplit-queue");
   std::chrono::microseconds Pause = GatherPause;
   for (;;) {
     Command Next;
-    {
+    try {
       std::unique_lock<std::mutex> Lock(State->Mutex);
       for (;;) {
         // What ended on the devices completes first, in order, unless an app thread that waits
@@ -698,6 +748,12 @@ void Queue::run(std::shared_ptr<Executor> State) {
         State->Sleeping = false;
       }
       State->Busy = true;
+    } catch (...) {
+      // Looking for what to do failed (host memory, listing the events to wait for): again a
+      // little later, rather than an end of the process.
+      escapedError(State->Log, "the queue's executor");
+      std::this_thread::sleep_for(GatherPause);
+      continue;
     }
     runCommand(*State, Next, false);
     {

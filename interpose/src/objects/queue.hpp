@@ -3,6 +3,7 @@
 // its wait list, runs, and completes its event. Blocking calls wait for that event.
 #pragma once
 
+#include "config/log.hpp"
 #include "event.hpp"
 #include "handles.hpp"
 #include "kernel.hpp"
@@ -125,7 +126,15 @@ public:
     if (!beginDirect())
       return false;
     std::vector<KernelArg> Kept;
-    const bool Started = Start(Result, Kept);
+    bool Started = false;
+    try {
+      Started = Start(Result, Kept);
+    } catch (...) {
+      // The queue is given back before the exception goes on (to the entry point's handler):
+      // what Start enqueued keeps its real objects alive by OpenCL's own references.
+      endDirect(false, {}, InOrder);
+      throw;
+    }
     const std::uint64_t Holder =
         endDirect(Started && Result == CL_SUCCESS, std::move(Kept), InOrder);
     if (Entry)
@@ -187,6 +196,7 @@ private:
     // executor may).
     const RealApi *Real = nullptr;
     Timeline *Spans = nullptr;
+    config::Logger *Log = nullptr; // where an exception out of a command is said
     std::mutex Mutex;
     std::condition_variable Wake;
     std::deque<Command> Commands;
@@ -298,7 +308,8 @@ private:
   // Whether every unfinished entry is a launch left running on Device's in-order real queue
   // alone (a launch run whole there, directly or not), nothing else (Mutex held).
   static bool onlyOn(const Executor &State, const ExecDevice &Device);
-  // Completes the oldest unfinished command (Finishing held, Mutex not).
+  // Completes the oldest unfinished command (Finishing held, Mutex not). Never throws: a finish
+  // that does completes its command with the error.
   static void finishOldest(Executor &State, RunWait How = RunWait::Marker);
   // Completes the oldest ones until Count are left, waiting for Finishing if need be.
   static void finishUntilFewer(Executor &State, std::size_t Count, RunWait How = RunWait::Marker);
@@ -309,6 +320,8 @@ private:
   static void complete(Event &Done, cl_int Result);
   // Out-of-order queues: the first command that may start now, if any (Mutex held).
   static std::optional<Command> takeReady(Executor &State);
+  // Runs the command's body after its wait list: its result, or the error of an exception out
+  // of it (escapedError).
   static cl_int execute(Executor &State, Command &Next);
 
   std::shared_ptr<Context> Owner;

@@ -68,8 +68,13 @@ public:
   ScopedSpan(Timeline &On, const char *Name)
       : ScopedSpan(On, On.enabled() ? callingThreadTrack() : std::string(), Name) {}
   ~ScopedSpan() {
-    if (On)
+    if (!On)
+      return;
+    try {
       On->span(Track, Name, Start, std::chrono::steady_clock::now());
+    } catch (...) {
+      // Host memory exhausted: the span is lost, not the process.
+    }
   }
   ScopedSpan(const ScopedSpan &) = delete;
   ScopedSpan &operator=(const ScopedSpan &) = delete;

@@ -43,6 +43,23 @@ TEST_CASE("a buffer's bytes through a split launch", "[validity]") {
   CHECK_FALSE(V.wholeOn(0, 0, 2048));
 }
 
+TEST_CASE("bytes marked valid for a copy that never ran are forgotten there alone", "[validity]") {
+  ByteValidity V(2, 4096, false);
+  const RangeSet Whole(0, 4096), Low(0, 2048), High(2048, 4096);
+  V.wroteOn(0, Whole);
+  V.markValidOn(1, Whole);
+  const std::uint64_t Before = V.generation();
+  V.forgetOn(1, High);
+  CHECK(V.generation() != Before);
+  CHECK(V.missingOn(1, Whole) == High);
+  CHECK(V.wholeOn(0, 0, 4096));
+  CHECK(V.onlyOn(0, 2048, 4096));
+  // Nothing there to forget: nothing changes.
+  const std::uint64_t After = V.generation();
+  V.forgetOn(1, High);
+  CHECK(V.generation() == After);
+}
+
 TEST_CASE("the app's data counts as written from the start", "[validity]") {
   ByteValidity V(1, 64, true);
   CHECK(V.everWritten());
