@@ -50,7 +50,8 @@ Runtime::Runtime()
 }
 
 void Runtime::finish() {
-  // Registered again after each platform's devices were found: the first to run does the work.
+  // Registered again after each platform's devices were found and as each background work starts:
+  // the first to run does the work.
   if (Finished.exchange(true))
     return;
   {

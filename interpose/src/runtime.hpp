@@ -91,7 +91,7 @@ private:
   // own: finish() registered again after it runs before that work (exit runs the last first).
   DeviceDiscovery Devices{Real, Settings, Logger, [] { std::atexit([] { runtime().finish(); }); }};
   std::atomic<bool> Finished{false};
-  BackgroundWork Background;
+  BackgroundWork Background{[] { std::atexit([] { runtime().finish(); }); }};
   KernelEnqueueLocks EnqueueLocks;
   DeviceObjects AppDeviceObjects;
   QueueSerials Queues;

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,14 +26,24 @@ class Context;
 
 // Work left running in the background (split devices opening, partition-ready programs built for
 // devices that get no work at first): the process's exit waits for it, so that no vendor call is
-// still running while the vendors' libraries tear down.
+// still running while the vendors' libraries tear down. BeforeStart runs as each starts (the
+// runtime registers its exit work again there: the wait then runs before the exit work of
+// everything made until then, such as the static objects a vendor's compiler made at the app's
+// own builds, which a build still running at exit uses).
 class BackgroundWork {
 public:
-  void started() { Running.add(); }
+  explicit BackgroundWork(std::function<void()> BeforeStart = {})
+      : BeforeStart(std::move(BeforeStart)) {}
+  void started() {
+    if (BeforeStart)
+      BeforeStart();
+    Running.add();
+  }
   void done() { Running.done(); }
   void awaitIdle() { Running.wait(); }
 
 private:
+  std::function<void()> BeforeStart;
   Countdown Running{0};
 };
 

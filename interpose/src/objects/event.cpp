@@ -52,13 +52,23 @@ void Event::setStatus(cl_int NewStatus) {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Status <= CL_COMPLETE || NewStatus >= Status)
       return; // finished already, or not a step forward
+    // Room for the callbacks first, and nothing below throws: a status that changes reaches its
+    // waiters whatever happens (completions run where an exception must not start). Without
+    // room (host memory exhausted) the due callbacks are lost, the waiters still woken.
+    try {
+      Due.reserve(Callbacks.size());
+    } catch (...) {
+    }
     Status = NewStatus;
-    Owner->launchServices().Log.debug(config::DebugCategory::Events, "event ",
-                                      static_cast<const void *>(this), " (command type ", Type,
-                                      "): ", statusName(NewStatus));
+    try {
+      Owner->launchServices().Log.debug(config::DebugCategory::Events, "event ",
+                                        static_cast<const void *>(this), " (command type ", Type,
+                                        "): ", statusName(NewStatus));
+    } catch (...) {
+    }
     // A callback registered for state S runs once the event reaches S or beyond; an error
     // status counts as complete.
-    for (auto It = Callbacks.begin(); It != Callbacks.end();) {
+    for (auto It = Callbacks.begin(); It != Callbacks.end() && Due.size() < Due.capacity();) {
       if (Status <= It->Trigger) {
         Due.push_back(*It);
         It = Callbacks.erase(It);

@@ -60,13 +60,18 @@ void nameCallingThreadTrack(const std::string &Name);
 // read).
 class ScopedSpan {
 public:
-  ScopedSpan(Timeline &On, std::string Track, const char *Name)
-      : On(On.enabled() ? &On : nullptr), Track(std::move(Track)), Name(Name),
-        Start(this->On ? std::chrono::steady_clock::now() : Timeline::TimePoint()) {}
+  // Never throws: where host memory runs out the span is lost, not the process (spans are made
+  // where an exception must not start, as where a command completes).
+  ScopedSpan(Timeline &On, const std::string &Track, const char *Name) noexcept : Name(Name) {
+    if (On.enabled())
+      begin(On, &Track);
+  }
   // On the calling thread's track, looked up only when the timeline is on (every entry point
   // makes one of these).
-  ScopedSpan(Timeline &On, const char *Name)
-      : ScopedSpan(On, On.enabled() ? callingThreadTrack() : std::string(), Name) {}
+  ScopedSpan(Timeline &On, const char *Name) noexcept : Name(Name) {
+    if (On.enabled())
+      begin(On, nullptr);
+  }
   ~ScopedSpan() {
     if (!On)
       return;
@@ -80,7 +85,16 @@ public:
   ScopedSpan &operator=(const ScopedSpan &) = delete;
 
 private:
-  Timeline *On;
+  void begin(Timeline &Shown, const std::string *Named) noexcept {
+    try {
+      Track = Named ? *Named : callingThreadTrack();
+      On = &Shown;
+      Start = std::chrono::steady_clock::now();
+    } catch (...) {
+    }
+  }
+
+  Timeline *On = nullptr;
   std::string Track;
   const char *Name;
   Timeline::TimePoint Start;
