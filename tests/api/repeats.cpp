@@ -2,8 +2,8 @@
 // launch/repeat_launch), and everything between two of them that must end the repeat: a changed
 // scalar or buffer argument (an argument set again as it was does not), a host write, read, map,
 // fill or copy of a buffer the kernel uses, a launch with an event or a wait list, another kernel
-// writing the same buffer, a wait, a released buffer, a sub-buffer of the argument. Each step's
-// results must read as natively.
+// writing the same buffer, a wait, a released buffer, a sub-buffer of the argument; and loops
+// that wait for the queue after every launch. Each step's results must read as natively.
 #include "api_test.hpp"
 
 using namespace api;
@@ -335,6 +335,79 @@ void twoQueues(const Setup &S, cl_program Program) {
   clReleaseKernel(Axpb);
 }
 
+void waitsBetween(const Setup &S, cl_program Program) {
+  // PolyBench-ACC's host code: every argument set again, then the launch, then clFinish. The
+  // launch after a wait repeats one whose queue entry has completed (the launch holds its buffers
+  // itself).
+  cl_kernel Axpb = createKernel(Program, "axpb");
+  cl_kernel Shift = createKernel(Program, "shift");
+  cl_mem A = filled(S, 41), B = filled(S, 42);
+  const cl_uint N = Count;
+  cl_int Result = CL_SUCCESS;
+  for (int I = 0; I < 20 && Result == CL_SUCCESS; ++I) {
+    setArg(Axpb, 0, A);
+    setArg(Axpb, 1, cl_uint{3});
+    setArg(Axpb, 2, cl_uint{1});
+    Result = launch(S, Axpb);
+    if (Result == CL_SUCCESS)
+      Result = clFinish(S.Queue);
+    setArg(Shift, 0, A);
+    setArg(Shift, 1, B);
+    setArg(Shift, 2, N);
+    if (Result == CL_SUCCESS)
+      Result = launch(S, Shift);
+    if (Result == CL_SUCCESS)
+      Result = clFinish(S.Queue);
+  }
+  say("two kernels, a wait after each launch: %s", errorName(Result));
+  report("a", S, A);
+  report("b", S, B);
+  // A scalar changed, then a host write, between waits.
+  setArg(Axpb, 1, cl_uint{5});
+  show("a scalar changed after a wait", launch(S, Axpb));
+  show("finish", clFinish(S.Queue));
+  std::vector<cl_uint> Twos(Count, 2u);
+  show("write a", clEnqueueWriteBuffer(S.Queue, A, CL_TRUE, 0, Count * sizeof(cl_uint), Twos.data(),
+                                       0, nullptr, nullptr));
+  show("after a host write", launch(S, Axpb));
+  show("finish", clFinish(S.Queue));
+  report("a", S, A);
+  // Buffers swapped at every launch, a wait after each.
+  for (int I = 0; I < 9 && Result == CL_SUCCESS; ++I) {
+    setArg(Shift, 0, I % 2 ? B : A);
+    setArg(Shift, 1, I % 2 ? A : B);
+    Result = launch(S, Shift);
+    if (Result == CL_SUCCESS)
+      Result = clFinish(S.Queue);
+  }
+  say("buffers swapped, a wait after each launch: %s", errorName(Result));
+  report("a", S, A);
+  report("b", S, B);
+  // A buffer released after a wait, and a new one (maybe at its address, the kernel holding no
+  // reference to it) set in its place, where the launch before last named the released one there.
+  cl_mem C = filled(S, 43);
+  for (cl_uint Round = 0; Round < 4; ++Round) {
+    setArg(Shift, 0, A);
+    setArg(Shift, 1, B);
+    show("a launch", launch(S, Shift));
+    show("finish", clFinish(S.Queue));
+    setArg(Shift, 1, C);
+    show("another buffer", launch(S, Shift));
+    show("finish", clFinish(S.Queue));
+    clReleaseMemObject(B);
+    B = filled(S, 50 + Round);
+    setArg(Shift, 1, B);
+    show("a new buffer after a wait", launch(S, Shift));
+    show("finish", clFinish(S.Queue));
+    report("b", S, B);
+  }
+  clReleaseMemObject(C);
+  clReleaseMemObject(A);
+  clReleaseMemObject(B);
+  clReleaseKernel(Axpb);
+  clReleaseKernel(Shift);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -352,6 +425,8 @@ int main(int Argc, char **Argv) {
   buffersGo(S, Program);
   say("== two queues, many buffers");
   twoQueues(S, Program);
+  say("== a wait after every launch");
+  waitsBetween(S, Program);
   clReleaseProgram(Program);
   tearDown(S);
   say("done");

@@ -26,13 +26,15 @@ bool recordsLaunch(const LaunchServices &S, const LaunchRequest &R) {
 
 // What the summary says of a launch run here, as natively: counted, not timed (a record of its
 // own, timed, would take it the executor's way, several times slower for a short kernel).
-void countedUntimed(const Queue &Q, const Kernel &K, const ExecDevice &Device, bool Settled) {
+void countedUntimed(const Queue &Q, const Kernel &K, const ExecDevice &Device, bool Settled,
+                    const LaunchRequest &R) {
   const Context &C = Q.context();
   RunRecorder &Recorder = C.launchServices().Recorder;
   if (!Recorder.summarizing())
     return;
   if (Settled)
-    Recorder.countUntimed(K.name(), Device.Name, GuardedWholeReason);
+    Recorder.countUntimed(K.name(), Device.Name,
+                          R.Decided ? guardedWholeReason(*R.Decided) : GuardedWholeReason);
   else if (C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen())
     Recorder.countUntimedNotOpen(K.name(), Device.Name, C.openAfterSeconds(), C.waitedSeconds(),
                                  C.queuedSeconds());
@@ -100,10 +102,21 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
       K.noteLaunchLeftRunning(true);
     return true;
   };
-  if (!Q.runRepeat(Memo, Device, Enqueue, Result))
+  // Where the app waited for the queue since (clFinish after each launch), the launch holds its
+  // buffers itself: the kernel's buffer arguments, where no buffer argument was set since the
+  // memo was taken, so that held they are the very objects it names. (A memo set back names
+  // buffers by address only: one released since may have left its address to another.)
+  auto Hold = [&](std::vector<KernelArg> &Kept) {
+    return !SetBack && K.holdBufferArgs(Memo.BufferArgs, Kept);
+  };
+  std::uint64_t Holder = 0;
+  if (!Q.runRepeat(Memo, Device, Enqueue, Hold, Result, Holder))
     return false;
-  if (Result == CL_SUCCESS)
-    countedUntimed(Q, K, Device, Settled);
+  if (Result != CL_SUCCESS)
+    return true;
+  if (Holder != Memo.Entry)
+    K.repeatHeldBy(Memo, Holder);
+  countedUntimed(Q, K, Device, Settled, R);
   return true;
 }
 
@@ -179,7 +192,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   };
   const bool Ran = Q.runDirect(Start, Device, Result, &Memo.Entry);
   if (Ran && Result == CL_SUCCESS)
-    countedUntimed(Q, K, Device, SettledWhole);
+    countedUntimed(Q, K, Device, SettledWhole, R);
   if (Ran && Result == CL_SUCCESS && Repeatable && Memo.Entry != 0) {
     Memo.OnQueue = Q.serial();
     Memo.Device = Device.Index;

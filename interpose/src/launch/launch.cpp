@@ -60,6 +60,15 @@ void withdrawDecision(Queue &Q, Kernel &K, const LaunchRequest &Request) {
     K.splitGuard(Q.exec().Index)->withdrawWhole(*Request.Decided, workItems(Request));
 }
 
+std::string guardedWholeReason(const planner::Decision &D) {
+  if (D.PredictedSplit && D.PredictedWhole)
+    return GuardedWholeReason;
+  if (D.Launch.First)
+    return std::string(D.Why) + " (LIBSPLIT_SPLIT=auto)";
+  return "no split of it priced yet: the planner probes one once the run can afford it "
+         "(LIBSPLIT_SPLIT=auto)";
+}
+
 std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request) {
   LaunchServices &S = Q.context().launchServices();
   const std::vector<ExecDevice *> &Devices = Q.context().splitDevices();
@@ -112,7 +121,7 @@ struct LaunchScope {
                   D.PredictedSplit ? std::to_string(*D.PredictedSplit * 1e3) + " ms" : "?",
                   ", whole ",
                   D.PredictedWhole ? std::to_string(*D.PredictedWhole * 1e3) + " ms" : "?", ")");
-    return unsplit(GuardedWholeReason, false, GuardNote{Guard, D.Launch, Work}, D.Settled);
+    return unsplit(guardedWholeReason(D), false, GuardNote{Guard, D.Launch, Work}, D.Settled);
   }
 };
 

@@ -32,6 +32,10 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done);
 inline constexpr const char *GuardedWholeReason =
     "the planner found running it whole cheaper than splitting it (LIBSPLIT_SPLIT=auto)";
 inline constexpr const char *FewerThanTwoReason = "fewer than two devices";
+// The same for a launch the split guard decided whole (D): GuardedWholeReason where it had both
+// prices to compare; else the first launch's own reason (beside devices that share its hardware,
+// a kernel launched once is never priced split), or that no split is priced yet.
+std::string guardedWholeReason(const planner::Decision &D);
 
 // The split guard's decision for a launch, where it can be made at the app's call rather than
 // when the launch runs: a kernel settled on running whole with nothing to measure or probe, and,

@@ -95,7 +95,29 @@ bool sameArgument(const KernelArg &Was, const KernelArg &Now) {
 
 } // namespace
 
+bool Kernel::setAgain(cl_uint Index, size_t Size, const void *Value) const {
+  if (!Value)
+    return false;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Index >= Args.size())
+    return false;
+  const KernelArg &Was = Args[Index];
+  if (Was.What == KernelArg::Kind::Buffer && Size == sizeof(cl_mem)) {
+    cl_mem Handle;
+    std::memcpy(&Handle, Value, sizeof(Handle));
+    const std::shared_ptr<Buffer> Set = Was.SetMem.lock();
+    return Set && static_cast<cl_mem>(Set.get()) == Handle;
+  }
+  // Eight bytes may name a buffer created since at that address: the full check.
+  return Was.What == KernelArg::Kind::Bytes && !Was.AppDeviceObject && Size != sizeof(cl_mem) &&
+         Was.Value.size() == Size && std::memcmp(Was.Value.data(), Value, Size) == 0;
+}
+
 cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
+  // The argument set again as it is (a launch helper that sets every argument before each
+  // launch): the real kernel accepted it then, and nothing changes.
+  if (setAgain(Index, Size, Value))
+    return CL_SUCCESS;
   const RealApi &Real = Owner->context().real();
   KernelArg Arg;
   cl_int Result = CL_SUCCESS;
@@ -316,6 +338,29 @@ void Kernel::repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo) {
   Repeat->AllArgs = ArgsChanges;
   Repeat->NonScalarSets = K->NonScalarSets;
   Repeat->Sets = K->Sets;
+}
+
+bool Kernel::holdBufferArgs(std::uint64_t BufferArgs, std::vector<KernelArg> &Out) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (BufferArgs != BufferArgsChanges)
+    return false;
+  Out.reserve(Args.size());
+  for (const KernelArg &Set : Args) {
+    if (Set.What != KernelArg::Kind::Buffer)
+      continue;
+    KernelArg &Held = Out.emplace_back();
+    Held.What = KernelArg::Kind::Buffer;
+    if (!(Held.Mem = Set.SetMem.lock()))
+      return false;
+  }
+  return true;
+}
+
+void Kernel::repeatHeldBy(const RepeatMemo &Memo, std::uint64_t Entry) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Repeat && Repeat->OnQueue == Memo.OnQueue && Repeat->Entry == Memo.Entry &&
+      Repeat->sameBuffers(Memo))
+    Repeat->Entry = Entry;
 }
 
 bool Kernel::setScalarsLocked(RealKernel &K, cl_int &Error) {

@@ -76,6 +76,14 @@ public:
   // A launch repeated Memo, the memo before the last one (LaunchView::SetBack): it becomes the
   // last one, with the arguments as they are now, and the last one the one before.
   void repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo);
+  // The buffer arguments as they are now, each held, where they have not changed since the
+  // launch's view of them (BufferArgs: LaunchView::ArgsGeneration.first): what a repeat whose
+  // memo's entry has completed keeps alive itself (Queue::runRepeat). False where they changed
+  // or one was released.
+  bool holdBufferArgs(std::uint64_t BufferArgs, std::vector<KernelArg> &Out) const;
+  // A repeat of Memo joined or added the queue's entry Entry: the kernel's memo of those buffers
+  // on that queue names it from now on.
+  void repeatHeldBy(const RepeatMemo &Memo, std::uint64_t Entry);
 
   // The real kernel a device runs: the app's original kernel (Split = false) or the
   // partition-ready one. Created on first use; used only on that device's worker.
@@ -211,6 +219,9 @@ private:
   std::array<size_t, 3> requiredGroupSizeLocked(cl_device_id Device) const;
   // snapshotArgs with Mutex held.
   bool snapshotLocked(std::vector<KernelArg> &Out) const;
+  // Whether setArg's Value is the argument the kernel already has at Index, set and accepted
+  // before (a buffer still alive, or the same bytes).
+  bool setAgain(cl_uint Index, size_t Size, const void *Value) const;
   std::map<std::pair<std::size_t, bool>, RealKernel> Real;
   // Real's entries for the app's kernel on the first devices, once made, read without Mutex at
   // each launch (an entry of Real is never erased, nor moved: a map's node stays put).

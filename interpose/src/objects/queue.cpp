@@ -161,15 +161,8 @@ std::uint64_t Queue::endDirect(bool Enqueued, std::vector<KernelArg> Kept, ExecD
       Executor &State;
       ~GiveUp() { becameIdle(State); }
     } GivenUp{*State};
-    if (Enqueued) {
-      if (joinNewest(*State, Kept, InOrder)) {
-        ++State->JoinedNewest;
-      } else {
-        State->Later.push_back(Unfinished{
-            nullptr, nullptr, {}, ++State->Joined, &InOrder, true, true, false, std::move(Kept)});
-      }
-      Holder = State->Later.back().Order;
-    }
+    if (Enqueued)
+      Holder = keepDirect(*State, std::move(Kept), InOrder);
     Notify = State->Sleeping;
   }
   if (Notify)
@@ -193,6 +186,20 @@ void Queue::seal(Executor &State, std::uint64_t UpTo) {
       break;
     U.Sealed = true;
   }
+}
+
+std::uint64_t Queue::keepDirect(Executor &State, std::vector<KernelArg> Kept, ExecDevice &InOrder) {
+  if (joinNewest(State, Kept, InOrder))
+    ++State.JoinedNewest;
+  else
+    State.Later.push_back(Unfinished{
+        nullptr, nullptr, {}, ++State.Joined, &InOrder, true, true, false, std::move(Kept)});
+  return State.Later.back().Order;
+}
+
+bool Queue::idleForDirect(const Executor &State) {
+  return !State.OutOfOrder && !State.Busy && !State.Stopping && State.Commands.empty() &&
+         State.Later.size() + 1 < MaxUnfinished;
 }
 
 bool Queue::repeatable(const Executor &State, const RepeatMemo &Repeat, const ExecDevice &InOrder) {

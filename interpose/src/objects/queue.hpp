@@ -145,17 +145,34 @@ public:
   // starting or queued, the entry that holds that one's buffers is still the newest and open to
   // it, and their bytes are where that one left them (RepeatMemo::dataUnchanged), Enqueue(Result)
   // runs under the queue's lock, so that the entry and the buffers it holds stay meanwhile, and
-  // the launch joins that entry. Enqueue returns false, having enqueued nothing, to decline.
-  // Returns false where the launch must go the usual way.
-  // (The executor heard of that entry when it was added: nothing to wake it for.)
-  template <typename RepeatEnqueue>
-  bool runRepeat(const RepeatMemo &Repeat, const ExecDevice &InOrder, RepeatEnqueue &&Enqueue,
-                 cl_int &Result) {
-    std::lock_guard<std::mutex> Lock(State->Mutex);
-    if (!repeatable(*State, Repeat, InOrder) || !Enqueue(Result))
+  // the launch joins that entry. Where that entry has completed (the app waited for the queue
+  // after each launch), Hold(Kept) holds the launch's buffers instead (false: they changed or
+  // one was released), and they join the newest entry or a new one. Enqueue returns false,
+  // having enqueued nothing, to decline. Returns false where the launch must go the usual way;
+  // else Holder is the entry that holds its buffers.
+  // (The executor heard of an entry joined when it was added: nothing to wake it for.)
+  template <typename RepeatEnqueue, typename BufferHold>
+  bool runRepeat(const RepeatMemo &Repeat, ExecDevice &InOrder, RepeatEnqueue &&Enqueue,
+                 BufferHold &&Hold, cl_int &Result, std::uint64_t &Holder) {
+    std::unique_lock<std::mutex> Lock(State->Mutex);
+    if (repeatable(*State, Repeat, InOrder)) {
+      if (!Enqueue(Result))
+        return false;
+      if (Result == CL_SUCCESS)
+        ++State->JoinedNewest;
+      Holder = Repeat.Entry;
+      return true;
+    }
+    std::vector<KernelArg> Kept;
+    if (!idleForDirect(*State) || !Hold(Kept) || !Repeat.dataUnchanged() || !Enqueue(Result))
       return false;
-    if (Result == CL_SUCCESS)
-      ++State->JoinedNewest;
+    if (Result != CL_SUCCESS)
+      return true;
+    Holder = keepDirect(*State, std::move(Kept), InOrder);
+    const bool Notify = State->Sleeping;
+    Lock.unlock();
+    if (Notify)
+      State->Wake.notify_one();
     return true;
   }
   // Called by a body on the executor thread: the commands left unfinished before it finish now,
@@ -303,6 +320,12 @@ private:
   // runRepeat's conditions (Mutex held).
   static bool repeatable(const Executor &State, const RepeatMemo &Repeat,
                          const ExecDevice &InOrder);
+  // Whether a launch may start on the calling thread now, without waiting (Mutex held).
+  static bool idleForDirect(const Executor &State);
+  // A launch run directly on InOrder: the newest entry keeps what it used, or a new one
+  // (joinNewest). Its Order (Mutex held).
+  static std::uint64_t keepDirect(Executor &State, std::vector<KernelArg> Kept,
+                                  ExecDevice &InOrder);
   // Whether completing U would run the app's callbacks.
   static bool hasCallbacks(const Unfinished &U);
   // Whether every unfinished entry is a launch left running on Device's in-order real queue
