@@ -3,8 +3,9 @@
 
     bench/results/overhead_medians.py RUN_DIR     prints a Markdown table from RUN_DIR/overhead.txt
 
-Each line of overhead.txt reads '<configuration> <options>: <launch_overhead's output>'; the
-figure taken is its host time per launch in microseconds.
+Each line of overhead.txt reads '<configuration> <options>: <launch_overhead's output>', or
+'round <n> [<options>] <configuration>: <launch_overhead's output>' (rotated rounds); the figure
+taken is its host time per launch in microseconds.
 """
 import collections
 import re
@@ -13,16 +14,23 @@ import sys
 from pathlib import Path
 
 LINE = re.compile(r"(\w+) (.*?): .*sync [\w-]+: ([\d.]+) us per launch")
+ROUND_LINE = re.compile(
+    r"round \d+ (?:(.*?) )?(\w+): launch_overhead: .*sync [\w-]+: ([\d.]+) us per launch")
 
 
 def main(run_dir: Path) -> None:
     times = collections.defaultdict(list)
     configs, options = [], []
     for line in open(run_dir / "overhead.txt"):
-        match = LINE.match(line)
+        rotated = ROUND_LINE.match(line)
+        match = rotated or LINE.match(line)
         if not match:
             continue
-        config, option, micros = match.group(1), match.group(2), float(match.group(3))
+        if rotated:
+            option, config = rotated.group(1) or "", rotated.group(2)
+        else:
+            config, option = match.group(1), match.group(2)
+        micros = float(match.group(3))
         configs += [config] if config not in configs else []
         options += [option] if option not in options else []
         times[(option, config)].append(micros)
