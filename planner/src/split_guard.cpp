@@ -350,8 +350,7 @@ Decision SplitGuard::decide(double Work, const std::optional<PricedBytes> &Bytes
   }
   ProbeDue = LaunchesSinceProbe + 1 > NextProbeCheck;
   return issue(Current, true,
-               Current == Mode::Split ? "the split is the cheaper" : "running whole is the cheaper",
-               Work);
+               Current == Mode::Split ? "the split is the cheaper" : RunsWholeCheaper, Work);
 }
 
 void SplitGuard::joinProbe() { JoinProbe = true; }
@@ -387,7 +386,7 @@ bool SplitGuard::settledWhole(double Work) const {
 
 Decision SplitGuard::decideWhole(double Work) {
   ++LaunchesSinceProbe;
-  return issue(Mode::Whole, true, "running whole is the cheaper", Work);
+  return issue(Mode::Whole, true, RunsWholeCheaper, Work);
 }
 
 void SplitGuard::observe(const Ticket &Launch, double Work, double Seconds) {

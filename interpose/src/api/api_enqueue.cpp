@@ -41,7 +41,7 @@ cl_int enqueue(Queue &Q, cl_command_type Type, cl_uint NumWait, const cl_event *
   if ((Blocking || FinishAnyway) && Done->wait() < 0 && Blocking)
     Result = Done->status();
   Waiting.reset();
-  if (Blocking && Q.idle())
+  if (Blocking)
     Q.context().caughtUp(Q);
   if (Blocking)
     Q.context().refreshHostMemory();

@@ -148,7 +148,7 @@ LIBSPLIT_API cl_int CL_API_CALL clFinish(cl_command_queue QueueHandle) try {
     AppWait Waiting(Q->context());
     Result = Q->finish();
   }
-  if (Result == CL_SUCCESS && Q->idle())
+  if (Result == CL_SUCCESS)
     Q->context().caughtUp(*Q);
   return Result;
 } catch (...) {

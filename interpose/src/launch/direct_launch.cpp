@@ -80,8 +80,9 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
     // of the device set others since: its scalars as the kernel has them now where any may differ.
     const auto [NonScalarSets, Sets] = K.realArgSets(Device);
     cl_kernel Real = nullptr;
+    std::pair<std::uint64_t, std::uint64_t> Seen{0, 0};
     if (SetBack)
-      Real = K.realWithMemoArgs(Device, Memo, Error);
+      Real = K.realWithMemoArgs(Device, Memo, Error, Seen);
     else if (NonScalarSets == Memo.NonScalarSets)
       Real = !ScalarsChanged && Sets == Memo.Sets
                  ? K.realFor(Device, false, Error)
@@ -96,7 +97,7 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
     // While the worker is held: the real kernel's argument counts the memo takes are this
     // launch's, not those of another queue's job on the device that starts once it is released.
     if (Error == CL_SUCCESS && SetBack)
-      K.repeatedSetBack(Device, Memo);
+      K.repeatedSetBack(Device, Memo, Seen);
     Device.Worker->release();
     if (Error == CL_SUCCESS)
       K.noteLaunchLeftRunning(true);

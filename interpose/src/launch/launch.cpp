@@ -60,13 +60,12 @@ void withdrawDecision(Queue &Q, Kernel &K, const LaunchRequest &Request) {
     K.splitGuard(Q.exec().Index)->withdrawWhole(*Request.Decided, workItems(Request));
 }
 
-std::string guardedWholeReason(const planner::Decision &D) {
+const char *guardedWholeReason(const planner::Decision &D) {
   if (D.PredictedSplit && D.PredictedWhole)
     return GuardedWholeReason;
-  if (D.Launch.First)
-    return std::string(D.Why) + " (LIBSPLIT_SPLIT=auto)";
-  return "no split of it priced yet: the planner probes one once the run can afford it "
-         "(LIBSPLIT_SPLIT=auto)";
+  if (!D.PredictedSplit && !D.Launch.First && D.Why == std::string_view(planner::RunsWholeCheaper))
+    return NoSplitPricedReason;
+  return D.Why;
 }
 
 std::optional<planner::Decision> decideAtCall(Queue &Q, Kernel &K, const LaunchRequest &Request) {

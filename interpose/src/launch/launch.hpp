@@ -32,10 +32,14 @@ cl_int executeLaunch(Queue &Q, Kernel &K, LaunchRequest &Request, Event &Done);
 inline constexpr const char *GuardedWholeReason =
     "the planner found running it whole cheaper than splitting it (LIBSPLIT_SPLIT=auto)";
 inline constexpr const char *FewerThanTwoReason = "fewer than two devices";
+inline constexpr const char *NoSplitPricedReason =
+    "no split of it priced yet: the planner probes one once the run can afford it "
+    "(LIBSPLIT_SPLIT=auto)";
 // The same for a launch the split guard decided whole (D): GuardedWholeReason where it had both
-// prices to compare; else the first launch's own reason (beside devices that share its hardware,
-// a kernel launched once is never priced split), or that no split is priced yet.
-std::string guardedWholeReason(const planner::Decision &D);
+// prices to compare; NoSplitPricedReason where it settled on running whole with no split priced
+// (beside devices that share its hardware, until a probe is affordable); else the guard's own
+// reason (a kernel's first launch, launched once, is never priced split).
+const char *guardedWholeReason(const planner::Decision &D);
 
 // The split guard's decision for a launch, where it can be made at the app's call rather than
 // when the launch runs: a kernel settled on running whole with nothing to measure or probe, and,

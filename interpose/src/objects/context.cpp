@@ -385,9 +385,9 @@ bool Context::queuedWorkOpens() const {
          !SplitExec.empty();
 }
 
-void Context::caughtUp(const Queue &Waited) {
+void Context::caughtUp(Queue &Waited) {
   if (!queuedWorkOpens() || LiveQueues.load(std::memory_order_relaxed) != 1 ||
-      !Waited.canFinishLater())
+      !Waited.canFinishLater() || !Waited.idle())
     return;
   const double Now =
       std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -101,10 +101,11 @@ public:
   // can go to them. Once they open or are opening, the work queued is credited to the kernels'
   // spreads (LaunchPlanner::creditQueuedWork).
   void noteQueued(double PredictedSeconds, bool MayHold);
-  // The app has just waited for every command of Waited, an in-order queue with none left: where
-  // it is the context's only queue, the launches queued so far count no more than the time they
-  // had (planner::QueueAhead::caughtUp).
-  void caughtUp(const Queue &Waited);
+  // The app has just waited for commands of Waited: where none is left (Queue::idle, asked last:
+  // its locks cost a loop of short launches more than the rest) and it is the context's only
+  // queue, in order, the launches queued so far count no more than the time they had
+  // (planner::QueueAhead::caughtUp).
+  void caughtUp(Queue &Waited);
   // The app makes a queue on Device (before it exists): where it is the context's first and
   // profiles, the device's own real queue becomes its profiling twin, since the app's every
   // command profiles anyway (a kernel timed on the twin, with its ordering, cost the driver more

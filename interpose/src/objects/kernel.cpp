@@ -327,15 +327,17 @@ void Kernel::describeRepeat(ExecDevice &Device, RepeatMemo &Memo) {
     Memo.ArgBufferCount = 0;
 }
 
-void Kernel::repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo) {
+void Kernel::repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo,
+                             std::pair<std::uint64_t, std::uint64_t> Seen) {
   cl_int Error = CL_SUCCESS;
   RealKernel *K = realKernel(Device, false, Error);
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!K || !Previous || !Previous->sameBuffers(Memo) || Previous->OnQueue != Memo.OnQueue)
     return;
   std::swap(Repeat, Previous);
-  Repeat->BufferArgs = BufferArgsChanges;
-  Repeat->AllArgs = ArgsChanges;
+  // The counts seen with the buffers, not the counts now: an argument set meanwhile (on another
+  // thread, against OpenCL's rule) must not pass for one of the memo's.
+  std::tie(Repeat->BufferArgs, Repeat->AllArgs) = Seen;
   Repeat->NonScalarSets = K->NonScalarSets;
   Repeat->Sets = K->Sets;
 }
@@ -380,7 +382,8 @@ bool Kernel::setScalarsLocked(RealKernel &K, cl_int &Error) {
   return true;
 }
 
-cl_kernel Kernel::realWithMemoArgs(ExecDevice &Device, const RepeatMemo &Memo, cl_int &Error) {
+cl_kernel Kernel::realWithMemoArgs(ExecDevice &Device, const RepeatMemo &Memo, cl_int &Error,
+                                   std::pair<std::uint64_t, std::uint64_t> &Seen) {
   RealKernel *K = realKernel(Device, false, Error);
   if (!K)
     return nullptr;
@@ -388,6 +391,7 @@ cl_kernel Kernel::realWithMemoArgs(ExecDevice &Device, const RepeatMemo &Memo, c
   std::lock_guard<std::mutex> Lock(Mutex);
   if (K->Last.size() < Args.size() || !argumentsAreLocked(Memo))
     return nullptr;
+  Seen = {BufferArgsChanges, ArgsChanges};
   for (std::size_t B = 0; B < Memo.ArgBufferCount; ++B) {
     const RepeatMemo::ArgBuffer &Wanted = Memo.ArgBuffers[B];
     SetArg &Was = K->Last[Wanted.Index];

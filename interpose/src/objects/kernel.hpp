@@ -74,8 +74,10 @@ public:
   // after realWithArgs set them for the launch Memo describes). On Device's worker.
   void describeRepeat(ExecDevice &Device, RepeatMemo &Memo);
   // A launch repeated Memo, the memo before the last one (LaunchView::SetBack): it becomes the
-  // last one, with the arguments as they are now, and the last one the one before.
-  void repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo);
+  // last one, with the arguments' counts Seen (BufferArgs, AllArgs) when realWithMemoArgs found
+  // them to be Memo's buffers, and the last one the one before.
+  void repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo,
+                       std::pair<std::uint64_t, std::uint64_t> Seen);
   // The buffer arguments as they are now, each held, where they have not changed since the
   // launch's view of them (BufferArgs: LaunchView::ArgsGeneration.first): what a repeat whose
   // memo's entry has completed keeps alive itself (Queue::runRepeat). False where they changed
@@ -100,8 +102,10 @@ public:
   cl_kernel realWithCurrentScalars(ExecDevice &Device, std::uint64_t BufferArgs, cl_int &Error);
   // A set-back repeat's (LaunchView::SetBack): the app's own real kernel on Device with Memo's
   // buffers where it has others, and the kernel's scalars as they are now, under its lock.
-  // Null with Error CL_SUCCESS where the arguments are no longer Memo's buffers.
-  cl_kernel realWithMemoArgs(ExecDevice &Device, const RepeatMemo &Memo, cl_int &Error);
+  // Null with Error CL_SUCCESS where the arguments are no longer Memo's buffers. Seen: the
+  // arguments' counts (BufferArgs, AllArgs) under that lock, for repeatedSetBack.
+  cl_kernel realWithMemoArgs(ExecDevice &Device, const RepeatMemo &Memo, cl_int &Error,
+                             std::pair<std::uint64_t, std::uint64_t> &Seen);
   // The app's own real kernel on Device: how many times realWithArgs set its arguments that are
   // not scalars, and any of them (a repeated launch trusts what it has only where no launch
   // through another queue of the device changed them since: RepeatMemo). On Device's worker.

@@ -154,6 +154,9 @@ public:
   template <typename RepeatEnqueue, typename BufferHold>
   bool runRepeat(const RepeatMemo &Repeat, ExecDevice &InOrder, RepeatEnqueue &&Enqueue,
                  BufferHold &&Hold, cl_int &Result, std::uint64_t &Holder) {
+    // Released after the lock (declared first): a buffer whose last reference it holds runs the
+    // app's destructor callbacks, which may call into this queue.
+    std::vector<KernelArg> Kept;
     std::unique_lock<std::mutex> Lock(State->Mutex);
     if (repeatable(*State, Repeat, InOrder)) {
       if (!Enqueue(Result))
@@ -163,7 +166,6 @@ public:
       Holder = Repeat.Entry;
       return true;
     }
-    std::vector<KernelArg> Kept;
     if (!idleForDirect(*State) || !Hold(Kept) || !Repeat.dataUnchanged() || !Enqueue(Result))
       return false;
     if (Result != CL_SUCCESS)

@@ -121,6 +121,9 @@ struct GuardRecord {
   std::vector<std::pair<double, double>> Split, Whole;
 };
 
+// Decision::Why of a settled decision to run whole (with or without a split priced).
+inline constexpr const char *RunsWholeCheaper = "running whole is the cheaper";
+
 struct Decision {
   Ticket Launch;
   // False while the next decision needs this launch's measurement (first launches, probes): the
