@@ -381,18 +381,19 @@ cl_int runSplit(SplitLaunch &L) {
   // The next launch of this kernel may start on the app's thread: this one neither waited for
   // its kernels nor moved data (a stencil's halos would hold the app up).
   K.noteLaunchLeftRunning(Pipelined && NothingToMove);
-  for (auto &[Root, P] : Plans)
-    for (size_t I = 0; I < Slices.size(); ++I)
-      Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
   if (Result != CL_SUCCESS) {
     // Slices that did start still run on their devices: they end before the launch does, and so
-    // do the writes from staging copies that this launch frees.
+    // do the writes from staging copies that this launch frees. What a failed slice was to
+    // receive may not be there: nothing it lacked counts as valid (moved again at its next use).
     awaitAllParts(Slices, Parts);
     for (size_t I = 0; I < Slices.size(); ++I)
       if (!(*Staging)[I].empty())
         C.services().Backend.finish(Slices[I].Device->RealQueue);
     return Result;
   }
+  for (auto &[Root, P] : Plans)
+    for (size_t I = 0; I < Slices.size(); ++I)
+      Root->markValidOn(Slices[I].Device->Index, P.Missing[I]);
 
   // 3. Who holds what: disjoint writes stay on their device; merged buffers come back to the
   //    host (merge.hpp): by diff against the snapshot, or, for atomics, by combination.

@@ -125,10 +125,13 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   auto KernelStart = Clock::now();
   std::uint64_t EnqueuedNs = 0;
   cl_int Result = CL_SUCCESS;
+  std::size_t Received = 0; // of Missing, the buffers whose bytes were queued to the device
   auto Job = [&] {
-    for (std::size_t I = 0; I < Missing.size(); ++I)
-      if ((Result = Missing[I].first->pushOnWorker(Device, FromHost[I])) != CL_SUCCESS ||
-          (Result = copyPeerParts(*Missing[I].first, Device, FromPeers[I])) != CL_SUCCESS)
+    for (; Received < Missing.size(); ++Received)
+      if ((Result = Missing[Received].first->pushOnWorker(Device, FromHost[Received])) !=
+              CL_SUCCESS ||
+          (Result = copyPeerParts(*Missing[Received].first, Device, FromPeers[Received])) !=
+              CL_SUCCESS)
         return;
     cl_kernel Real = K.realWithArgs(Device, Moved, R.Args, Result);
     if (!Real || (Moved && (Result = setWholeRange(Device, Real, K.argCount(), R)) != CL_SUCCESS))
@@ -141,8 +144,9 @@ cl_int runWhole(Kernel &K, LaunchRequest &R, ExecDevice &Device, std::string_vie
   };
   // By reference: the job's captures would not fit std::function's inline storage.
   Device.Worker->runHere(std::ref(Job));
-  for (auto &[B, Ranges] : Missing)
-    B->markValidOn(Device.Index, Ranges);
+  // A buffer whose bytes could not be queued to the device does not count them valid there.
+  for (std::size_t I = 0; I < Received; ++I)
+    Missing[I].first->markValidOn(Device.Index, Missing[I].second);
   if (Result != CL_SUCCESS)
     return Result;
   // Later commands see the results where they will be: their transfers queue behind the kernel.
