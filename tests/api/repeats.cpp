@@ -335,6 +335,12 @@ void twoQueues(const Setup &S, cl_program Program) {
   clReleaseKernel(Axpb);
 }
 
+// A launch, then a wait for the queue (PolyBench-ACC's host code does that after every launch).
+cl_int launchWaited(const Setup &S, cl_kernel Kernel) {
+  const cl_int Result = launch(S, Kernel);
+  return Result == CL_SUCCESS ? clFinish(S.Queue) : Result;
+}
+
 void waitsBetween(const Setup &S, cl_program Program) {
   // PolyBench-ACC's host code: every argument set again, then the launch, then clFinish. The
   // launch after a wait repeats one whose queue entry has completed (the launch holds its buffers
@@ -348,37 +354,29 @@ void waitsBetween(const Setup &S, cl_program Program) {
     setArg(Axpb, 0, A);
     setArg(Axpb, 1, cl_uint{3});
     setArg(Axpb, 2, cl_uint{1});
-    Result = launch(S, Axpb);
-    if (Result == CL_SUCCESS)
-      Result = clFinish(S.Queue);
+    Result = launchWaited(S, Axpb);
     setArg(Shift, 0, A);
     setArg(Shift, 1, B);
     setArg(Shift, 2, N);
     if (Result == CL_SUCCESS)
-      Result = launch(S, Shift);
-    if (Result == CL_SUCCESS)
-      Result = clFinish(S.Queue);
+      Result = launchWaited(S, Shift);
   }
   say("two kernels, a wait after each launch: %s", errorName(Result));
   report("a", S, A);
   report("b", S, B);
   // A scalar changed, then a host write, between waits.
   setArg(Axpb, 1, cl_uint{5});
-  show("a scalar changed after a wait", launch(S, Axpb));
-  show("finish", clFinish(S.Queue));
+  show("a scalar changed after a wait", launchWaited(S, Axpb));
   std::vector<cl_uint> Twos(Count, 2u);
   show("write a", clEnqueueWriteBuffer(S.Queue, A, CL_TRUE, 0, Count * sizeof(cl_uint), Twos.data(),
                                        0, nullptr, nullptr));
-  show("after a host write", launch(S, Axpb));
-  show("finish", clFinish(S.Queue));
+  show("after a host write", launchWaited(S, Axpb));
   report("a", S, A);
   // Buffers swapped at every launch, a wait after each.
   for (int I = 0; I < 9 && Result == CL_SUCCESS; ++I) {
     setArg(Shift, 0, I % 2 ? B : A);
     setArg(Shift, 1, I % 2 ? A : B);
-    Result = launch(S, Shift);
-    if (Result == CL_SUCCESS)
-      Result = clFinish(S.Queue);
+    Result = launchWaited(S, Shift);
   }
   say("buffers swapped, a wait after each launch: %s", errorName(Result));
   report("a", S, A);
@@ -389,16 +387,13 @@ void waitsBetween(const Setup &S, cl_program Program) {
   for (cl_uint Round = 0; Round < 4; ++Round) {
     setArg(Shift, 0, A);
     setArg(Shift, 1, B);
-    show("a launch", launch(S, Shift));
-    show("finish", clFinish(S.Queue));
+    show("a launch", launchWaited(S, Shift));
     setArg(Shift, 1, C);
-    show("another buffer", launch(S, Shift));
-    show("finish", clFinish(S.Queue));
+    show("another buffer", launchWaited(S, Shift));
     clReleaseMemObject(B);
     B = filled(S, 50 + Round);
     setArg(Shift, 1, B);
-    show("a new buffer after a wait", launch(S, Shift));
-    show("finish", clFinish(S.Queue));
+    show("a new buffer after a wait", launchWaited(S, Shift));
     report("b", S, B);
   }
   clReleaseMemObject(C);
