@@ -57,6 +57,13 @@ std::optional<KeyTrace> Balancer::trace(const LaunchKey &Key) const {
   return It->second.State->trace();
 }
 
+std::optional<KeyStatus> Balancer::status(const LaunchKey &Key) const {
+  auto It = Keys.find(Key);
+  if (It == Keys.end())
+    return std::nullopt;
+  return It->second.State->status();
+}
+
 bool Balancer::knows(const LaunchKey &Key) const {
   return Keys.count(Key) != 0 || Seeds.count(Key) != 0;
 }

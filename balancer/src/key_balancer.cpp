@@ -912,21 +912,28 @@ void KeyBalancer::prepare() {
   Next.Purpose = NextPurpose;
 }
 
+KeyStatus KeyBalancer::status() const {
+  KeyStatus S;
+  if (State == Phase::Fixed)
+    S.Next = KeyState::Fixed;
+  else if (NextPurpose == LaunchPurpose::ProbeDevice)
+    S.Next = KeyState::ProbeDevice;
+  else if (NextPurpose == LaunchPurpose::ProbeSingle)
+    S.Next = KeyState::ProbeSingle;
+  else if (State == Phase::Search)
+    S.Next = Launches == 0 ? KeyState::Initial : KeyState::Search;
+  else
+    S.Next = activeDevices().size() <= 1 ? KeyState::Single : KeyState::Converged;
+  S.Converged = State != Phase::Search;
+  return S;
+}
+
 KeyTrace KeyBalancer::trace() const {
   KeyTrace T;
-  std::size_t Active = activeDevices().size();
-  if (State == Phase::Fixed)
-    T.Next = KeyState::Fixed;
-  else if (NextPurpose == LaunchPurpose::ProbeDevice)
-    T.Next = KeyState::ProbeDevice;
-  else if (NextPurpose == LaunchPurpose::ProbeSingle)
-    T.Next = KeyState::ProbeSingle;
-  else if (State == Phase::Search)
-    T.Next = Launches == 0 ? KeyState::Initial : KeyState::Search;
-  else
-    T.Next = Active <= 1 ? KeyState::Single : KeyState::Converged;
+  const KeyStatus S = status();
+  T.Next = S.Next;
   T.State = stateName(T.Next);
-  T.Converged = State != Phase::Search;
+  T.Converged = S.Converged;
   T.Shares.assign(Shares.data(), Shares.data() + Shares.size());
   for (const Device &D : Devices) {
     T.Active.push_back(D.Active);

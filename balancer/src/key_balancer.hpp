@@ -44,6 +44,7 @@ public:
   // See Balancer::postponeProbe.
   bool postponeProbe(double Seconds);
   KeyTrace trace() const;
+  KeyStatus status() const;
   // The held shares, or nothing while searching (or for the fixed strategies).
   bool heldShares(std::vector<double> &Shares) const;
 

@@ -138,6 +138,11 @@ std::optional<balancer::KeyTrace> LaunchBalancer::trace(const balancer::LaunchKe
   return Engine.trace(Key);
 }
 
+std::optional<balancer::KeyStatus> LaunchBalancer::status(const balancer::LaunchKey &Key) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Engine.status(Key);
+}
+
 void LaunchBalancer::startTuning(const std::vector<std::string> &DeviceNames) {
   TuningStarted = true;
   TuningDirectory = tuningDirectory(Settings);

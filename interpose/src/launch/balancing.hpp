@@ -35,6 +35,7 @@ public:
   // the measured times (its transfers are free there).
   bool postponeProbe(const balancer::LaunchKey &Key, double Seconds);
   std::optional<balancer::KeyTrace> trace(const balancer::LaunchKey &Key);
+  std::optional<balancer::KeyStatus> status(const balancer::LaunchKey &Key);
   // Whether anything is known of Key over DeviceNames: launches of it, or saved shares (the
   // saved tuning loads first, as at a propose).
   bool knows(const balancer::LaunchKey &Key, const std::vector<std::string> &DeviceNames);

@@ -235,7 +235,7 @@ cl_int runBalancedSplit(LaunchScope &L, const LaunchRequest &R, const CompiledKe
   // first, except the last one when it holds a split (its devices then have this launch queued
   // before that one ends). Deeper, a held split ran a thousand launches before the balancer
   // heard that one device alone did better.
-  const auto Before = S.Balancer.trace(Key);
+  const auto Before = S.Balancer.status(Key);
   const bool Holding = Before && (Before->Next == balancer::KeyState::Converged ||
                                   Before->Next == balancer::KeyState::Single ||
                                   Before->Next == balancer::KeyState::Fixed);

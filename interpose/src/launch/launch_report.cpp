@@ -94,6 +94,10 @@ void SplitReport::operator()(double Makespan, const std::vector<double> &Kernels
                                               static_cast<double>(S.EndGroup - S.FirstGroup));
   }
 
+  // Nothing asked for the totals or the trace: no record to build (KeyTrace's noise estimates
+  // are the dearest part of a split launch's bookkeeping).
+  if (!S.Recorder.wanted())
+    return;
   LaunchRecord Rec = Base;
   Rec.Split = true;
   Rec.SplitDim = Dim;

@@ -244,7 +244,7 @@ cl_int runSplit(SplitLaunch &L) {
   // next launch queued before this one ends. The balancer then hears of the launch after the
   // next one was proposed, which is why a split still being searched waits for its slices (each
   // step would otherwise come a launch late).
-  const std::optional<balancer::KeyTrace> BalancerState = Services.Balancer.trace(L.Key);
+  const std::optional<balancer::KeyStatus> BalancerState = Services.Balancer.status(L.Key);
   const bool Held = Proposal.Purpose == balancer::LaunchPurpose::Balance && BalancerState &&
                     BalancerState->Converged;
   const bool Pipelined = (Slices.size() == 1 || Held) && !AnyDiffMerge && !AnyCombine &&

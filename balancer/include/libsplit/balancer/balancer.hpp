@@ -74,6 +74,8 @@ public:
                         bool ChosenByCaller = false);
 
   std::optional<KeyTrace> trace(const LaunchKey &Key) const;
+  // trace's Next and Converged alone, for each launch.
+  std::optional<KeyStatus> status(const LaunchKey &Key) const;
   // Whether the balancer has anything for Key: launches of it, or shares seeded for it.
   bool knows(const LaunchKey &Key) const;
 

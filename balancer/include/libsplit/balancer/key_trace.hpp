@@ -21,6 +21,14 @@ enum class KeyState {
 // "fixed", "initial", "search", "converged", "single", "probe-device", "probe-single".
 std::string_view stateName(KeyState State);
 
+// What a launch asks of a key's state (whether the split is held, what comes next): KeyTrace
+// without its per-device lists and noise estimates, whose medians cost a split launch more than
+// the rest of its bookkeeping.
+struct KeyStatus {
+  KeyState Next = KeyState::Initial;
+  bool Converged = false; // the split is held (probes aside)
+};
+
 struct KeyTrace {
   KeyState Next = KeyState::Initial;
   std::string_view State;       // stateName(Next), as the trace writes it
