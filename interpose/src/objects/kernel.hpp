@@ -78,10 +78,9 @@ public:
   // them to be Memo's buffers, and the last one the one before.
   void repeatedSetBack(ExecDevice &Device, const RepeatMemo &Memo,
                        std::pair<std::uint64_t, std::uint64_t> Seen);
-  // The buffer arguments as they are now, each held, where they have not changed since the
-  // launch's view of them (BufferArgs: LaunchView::ArgsGeneration.first): what a repeat whose
-  // memo's entry has completed keeps alive itself (Queue::runRepeat). False where they changed
-  // or one was released.
+  // The buffer arguments as they are now, each held, where none was set since the count
+  // BufferArgs (a repeat memo's): what a repeat whose memo's entry has completed keeps alive
+  // itself (Queue::runRepeat). False where they changed or one was released.
   bool holdBufferArgs(std::uint64_t BufferArgs, std::vector<KernelArg> &Out) const;
   // A repeat of Memo joined or added the queue's entry Entry: the kernel's memo of those buffers
   // on that queue names it from now on.

@@ -22,8 +22,7 @@ enum class KeyState {
 std::string_view stateName(KeyState State);
 
 // What a launch asks of a key's state (whether the split is held, what comes next): KeyTrace
-// without its per-device lists and noise estimates, whose medians cost a split launch more than
-// the rest of its bookkeeping.
+// without its per-device lists and noise estimates, whose medians every split launch paid for.
 struct KeyStatus {
   KeyState Next = KeyState::Initial;
   bool Converged = false; // the split is held (probes aside)
