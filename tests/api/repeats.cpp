@@ -396,7 +396,17 @@ void waitsBetween(const Setup &S, cl_program Program) {
     show("a new buffer after a wait", launchWaited(S, Shift));
     report("b", S, B);
   }
+  // Once the queue was waited for, nothing of the launches holds their buffers: released, one
+  // is destroyed inside its release call (its destructor callback has run when the call returns).
+  std::atomic<int> Destroyed{0};
+  clSetMemObjectDestructorCallback(
+      C, [](cl_mem, void *Count) { ++*static_cast<std::atomic<int> *>(Count); }, &Destroyed);
+  setArg(Shift, 0, A);
+  setArg(Shift, 1, C);
+  show("a launch into c", launchWaited(S, Shift));
+  show("again", launchWaited(S, Shift));
   clReleaseMemObject(C);
+  say("c destroyed at its release after a wait: %s", yesNo(Destroyed.load() == 1));
   clReleaseMemObject(A);
   clReleaseMemObject(B);
   clReleaseKernel(Axpb);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 
 namespace libsplit {
 
@@ -392,8 +393,52 @@ void Queue::finishHere(const Event *Until) {
   }
 }
 
+bool Queue::finishDirectOnly() {
+  ExecDevice *On = nullptr;
+  std::uint64_t Last = 0;
+  {
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    if (State->Later.empty() || State->Busy || !State->Commands.empty())
+      return false;
+    for (const Unfinished &U : State->Later) {
+      if (U.Done || U.Finish || !U.Untracked || !U.Running.empty() || !U.InOrder ||
+          (On && U.InOrder != On))
+        return false;
+      On = U.InOrder;
+    }
+    Last = State->Later.back().Order;
+    seal(*State, Last);
+    ++State->AppThreadsWaiting;
+  }
+  awaitRealQueue(*On);
+  // Released after the lock: a buffer whose last reference they hold runs the app's destructor
+  // callbacks, which may call into this queue.
+  std::vector<KernelArg> Ended;
+  {
+    std::unique_lock<std::mutex> Lock(State->Mutex);
+    --State->AppThreadsWaiting;
+    State->EndedUpTo = std::max(State->EndedUpTo, Last);
+    if (!State->Finishing) {
+      // Nothing to run to complete them (no finish, no event): they go at once, in order.
+      while (!State->Later.empty() && State->Later.front().Order <= Last) {
+        std::vector<KernelArg> &Kept = State->Later.front().Kept;
+        if (Ended.empty())
+          Ended.swap(Kept);
+        else
+          std::move(Kept.begin(), Kept.end(), std::back_inserter(Ended));
+        State->Later.pop_front();
+      }
+    } else if (State->Sleeping) {
+      Lock.unlock();
+      State->Wake.notify_one();
+    }
+  }
+  return true;
+}
+
 cl_int Queue::finish() {
-  finishHere(nullptr);
+  if (!finishDirectOnly())
+    finishHere(nullptr);
   std::vector<std::weak_ptr<Event>> Waiting;
   {
     std::lock_guard<std::mutex> Lock(PendingMutex);

@@ -75,6 +75,10 @@ public:
   // per wait). Leaves the rest to the executor: a command whose event has callbacks (they never
   // run inside the app's call), anything while the executor is running a command.
   void finishHere(const Event *Until);
+  // finish's own way where the queue holds launches run directly on one device queue and nothing
+  // else (a loop that waits after every launch): that queue's clFinish, then their entries go,
+  // without listing what to wait for. False, having done nothing, where it holds anything else.
+  bool finishDirectOnly();
   // Every command enqueued so far has finished.
   bool idle();
   // Commands enqueued before the calling command body (or before the app's next one) are left
