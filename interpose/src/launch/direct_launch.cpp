@@ -6,6 +6,7 @@
 #include "whole_launch.hpp"
 
 #include <mutex>
+#include <string>
 #include <tuple>
 
 namespace libsplit {
@@ -26,13 +27,16 @@ bool recordsLaunch(const LaunchServices &S, const LaunchRequest &R) {
 
 // What the summary says of a launch run here, as natively: counted, not timed (a record of its
 // own, timed, would take it the executor's way, several times slower for a short kernel).
+// Unsplittable: why its kernel cannot split, where that kept it home (placedAtHome).
 void countedUntimed(const Queue &Q, const Kernel &K, const ExecDevice &Device, bool Settled,
-                    const LaunchRequest &R) {
+                    const LaunchRequest &R, const std::string &Unsplittable) {
   const Context &C = Q.context();
   RunRecorder &Recorder = C.launchServices().Recorder;
   if (!Recorder.summarizing())
     return;
-  if (Settled)
+  if (!Unsplittable.empty())
+    Recorder.countUntimed(K.name(), Device.Name, Unsplittable);
+  else if (Settled)
     Recorder.countUntimed(K.name(), Device.Name,
                           R.Decided ? guardedWholeReason(*R.Decided) : GuardedWholeReason);
   else if (C.plannedSplitDevices().size() >= 2 && !C.splitDevicesOpen())
@@ -46,6 +50,14 @@ void countedUntimed(const Queue &Q, const Kernel &K, const ExecDevice &Device, b
 bool settledWhole(const LaunchRequest &R) {
   return R.Decided && R.Decided->Launch.Run == planner::Mode::Whole && R.Decided->Settled &&
          !R.Decided->Launch.Measured;
+}
+
+// A kernel that cannot split (no partition-ready facts, Why says why) whose whole placement
+// settled on the app's device at this NDRange: it runs there as natively, on the app's thread,
+// like a kernel the guard settled whole (through the queue's executor, a PoCL CPU device ran
+// its launches on two threads by turns, each fetching the data into its own core's cache).
+bool placedAtHome(Queue &Q, Kernel &K, const LaunchRequest &R, std::string &Why) {
+  return !K.splitFacts(Why) && K.wholePlacement()->settled(placementKey(R)) == Q.exec().Index;
 }
 
 // Measured long enough to run in chunks while the split devices open: not a direct launch.
@@ -67,7 +79,9 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
   // Whether the split devices were open when it was decided (what the summary says of it: they
   // may open meanwhile).
   const bool Settled = Q.context().splitDevices().size() >= 2;
-  if (Memo.Device != Device.Index || (Settled && !settledWhole(R)) || recordsLaunch(S, R) ||
+  std::string Unsplittable;
+  if (Memo.Device != Device.Index || recordsLaunch(S, R) ||
+      (Settled && !settledWhole(R) && !placedAtHome(Q, K, R, Unsplittable)) ||
       (chunksWhileOpening(Q, R) &&
        ((K.chunkedSecondsPerItem() == 0.0 && !K.firstLaunchClaimed()) || chunksNow(Q, K, R))))
     return false;
@@ -117,7 +131,7 @@ bool launchRepeat(Queue &Q, Kernel &K, LaunchRequest &R, const RepeatMemo &Memo,
     return true;
   if (Holder != Memo.Entry)
     K.repeatHeldBy(Memo, Holder);
-  countedUntimed(Q, K, Device, Settled, R);
+  countedUntimed(Q, K, Device, Settled, R, Unsplittable);
   return true;
 }
 
@@ -126,7 +140,9 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   const LaunchServices &S = C.launchServices();
   const bool OneDevice = C.splitDevices().size() < 2;
   const bool SettledWhole = settledWhole(R);
-  if (!(OneDevice || SettledWhole) || recordsLaunch(S, R))
+  std::string Unsplittable;
+  if (recordsLaunch(S, R) ||
+      !(OneDevice || SettledWhole || placedAtHome(Q, K, R, Unsplittable)))
     return false;
   // A kernel's first launch, and one measured long enough, may run in chunks while the split
   // devices open (chunkWhileOpening): not here. A launch behind its kernel's first, still running
@@ -193,7 +209,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   };
   const bool Ran = Q.runDirect(Start, Device, Result, &Memo.Entry);
   if (Ran && Result == CL_SUCCESS)
-    countedUntimed(Q, K, Device, SettledWhole, R);
+    countedUntimed(Q, K, Device, SettledWhole, R, Unsplittable);
   if (Ran && Result == CL_SUCCESS && Repeatable && Memo.Entry != 0) {
     Memo.OnQueue = Q.serial();
     Memo.Device = Device.Index;

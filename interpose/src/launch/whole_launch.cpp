@@ -291,7 +291,9 @@ cl_int runUnsplit(Queue &Q, Kernel &K, LaunchRequest &Request,
     }
   }
   K.noteLaunchLeftRunning(Pipeline != nullptr);
-  return runWhole(K, Request, Home, Reason, Pipeline, Fail, false, Key, Note);
+  // Settled at home, its placement needs no more times: the launch goes untimed, as natively.
+  const std::string &Timed = Final == Home.Index ? std::string() : Key;
+  return runWhole(K, Request, Home, Reason, Pipeline, Fail, false, Timed, Note);
 }
 
 } // namespace libsplit
