@@ -141,8 +141,7 @@ bool launchDirect(Queue &Q, Kernel &K, LaunchRequest &R, cl_int &Result) {
   const bool OneDevice = C.splitDevices().size() < 2;
   const bool SettledWhole = settledWhole(R);
   std::string Unsplittable;
-  if (recordsLaunch(S, R) ||
-      !(OneDevice || SettledWhole || placedAtHome(Q, K, R, Unsplittable)))
+  if (recordsLaunch(S, R) || !(OneDevice || SettledWhole || placedAtHome(Q, K, R, Unsplittable)))
     return false;
   // A kernel's first launch, and one measured long enough, may run in chunks while the split
   // devices open (chunkWhileOpening): not here. A launch behind its kernel's first, still running
