@@ -29,23 +29,25 @@ __kernel void empty(__global int *unused, int n) {
 )CLC";
 
 int main(int argc, char **argv) {
-  app::Options Opts(
-      argc, argv,
-      "[--launches N] [--global G] [--local L] [--sync each|poll|callback|other-queue|end] "
-      "[--warmup N] "
-      "[--event 0|1] [--event-every N] [--profiling 0|1] [--buffer-mib M] "
-      "[--sizes K] [--set-args 0|1]");
+  app::Options Opts(argc, argv,
+                    "[--launches N] [--global G] [--local L] "
+                    "[--sync each|wait|poll|callback|other-queue|end] "
+                    "[--warmup N] "
+                    "[--event 0|1] [--event-every N] [--profiling 0|1] [--buffer-mib M] "
+                    "[--sizes K] [--set-args 0|1]");
   const long Launches = Opts.integer("launches", 2000);
   const size_t Global = static_cast<size_t>(Opts.integer("global", 1024));
   const size_t Local = static_cast<size_t>(Opts.integer("local", 64));
   const long Warmup = Opts.integer("warmup", 50);
-  // each: clFinish after every launch; poll: every launch's event polled until it completes, as
+  // each: clFinish after every launch; wait: clWaitForEvents on every launch's event, as
+  // Rodinia's helpers do; poll: every launch's event polled until it completes, as
   // apps that check their kernels' progress do; callback: the host spins until a callback on the
   // launch's event says it completed, as apps driven by callbacks do; other-queue: a second queue
   // waits for the launch's event with a marker, which the host waits for there, as apps that
-  // chain queues do (all three ask for the event, whatever --event says).
+  // chain queues do (all four ask for the event, whatever --event says).
   const std::string Sync = Opts.text("sync", "end");
   const bool SyncEach = Sync == "each";
+  const bool Wait = Sync == "wait";
   const bool Poll = Sync == "poll";
   const bool Callback = Sync == "callback";
   const bool OtherQueue = Sync == "other-queue";
@@ -87,7 +89,7 @@ int main(int argc, char **argv) {
       setArgs();
     cl_event Done = nullptr;
     const bool WithEvent =
-        Poll || Callback || OtherQueue || (EventEvery > 0 && Launched % EventEvery == 0);
+        Wait || Poll || Callback || OtherQueue || (EventEvery > 0 && Launched % EventEvery == 0);
     const size_t Size = Global - static_cast<size_t>(Launched++ % Sizes) * Step;
     CL_CHECK(clEnqueueNDRangeKernel(Queue, Kernel, 1, nullptr, &Size, Local ? &Local : nullptr, 0,
                                     nullptr, WithEvent ? &Done : nullptr));
@@ -108,6 +110,8 @@ int main(int argc, char **argv) {
       while (!Ended.load(std::memory_order_acquire))
         std::this_thread::yield();
     }
+    if (Wait)
+      CL_CHECK(clWaitForEvents(1, &Done));
     if (Poll) {
       CL_CHECK(clFlush(Queue));
       cl_int Status = CL_QUEUED;
