@@ -428,13 +428,10 @@ bool Queue::finishDirectOnly() {
           std::move(Kept.begin(), Kept.end(), std::back_inserter(Ended));
         State->Later.pop_front();
       }
-      // What another thread added meanwhile: the executor, asleep while this thread waited
-      // (AppThreadsWaiting), looks at it now.
-      if (State->Sleeping && !State->Later.empty()) {
-        Lock.unlock();
-        State->Wake.notify_one();
-      }
-    } else if (State->Sleeping) {
+    }
+    // What is left to the executor (its own finishing) or another thread added meanwhile: the
+    // executor, asleep while this thread waited (AppThreadsWaiting), looks at it now.
+    if (State->Sleeping && !State->Later.empty()) {
       Lock.unlock();
       State->Wake.notify_one();
     }
